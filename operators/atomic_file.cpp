@@ -1,0 +1,41 @@
+#include "operators/atomic_file.hpp"
+
+#include <fstream>
+#include <system_error>
+#include <unistd.h>
+
+#include "operators/error.hpp"
+
+namespace frmini {
+
+void write_atomically(const std::filesystem::path& path,
+                      const std::function<void(const std::filesystem::path& tmp)>& write) {
+  namespace fs = std::filesystem;
+  fs::path tmp = path;
+  tmp += ".tmp-" + std::to_string(::getpid());
+  try {
+    write(tmp);
+  } catch (...) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    throw;
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) {
+    fs::remove(tmp, ec);
+    throw UserError(path.string() + ": cannot write: " + ec.message());
+  }
+}
+
+void write_text_atomically(const std::filesystem::path& path, const std::string& text) {
+  write_atomically(path, [&](const std::filesystem::path& tmp) {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) throw UserError(path.string() + ": cannot open for writing");
+    out << text;
+    out.close();
+    if (!out) throw UserError(path.string() + ": write failed");
+  });
+}
+
+}  // namespace frmini

@@ -1,0 +1,28 @@
+// The project-wide error types. operators/ is the lowest layer, so every other layer can
+// include this without reaching upwards.
+//
+// UserError: the user's input is wrong (file, option, config key, expression). main() prints
+// "frmini: error: <message>" and exits with status 2. The message is one line and names the
+// file or option at fault.
+// Anything else thrown is an internal error: exit status 1.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace frmini {
+
+class UserError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A feature this build was configured without ("built without Gmsh"). A user error too: the
+// user asked for something this binary cannot do, and exit status 2 tells scripts so.
+class NotBuiltError : public UserError {
+ public:
+  explicit NotBuiltError(const std::string& feature, const std::string& what)
+      : UserError(what + ": frmini was built without " + feature) {}
+};
+
+}  // namespace frmini

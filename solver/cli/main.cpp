@@ -1,0 +1,75 @@
+// frmini's entry point: dispatches to the registered commands and turns exceptions into the
+// exit statuses the project promises: 0 success, 2 user error (one line on stderr), 1 internal.
+#include <algorithm>
+#include <exception>
+#include <iostream>
+
+#include "frmini_config.hpp"
+#include "operators/error.hpp"
+#include "solver/cli/args.hpp"
+#include "solver/cli/commands.hpp"
+
+namespace frmini::cli {
+
+namespace {
+std::vector<Command>& registry() {
+  static std::vector<Command> r;
+  return r;
+}
+
+void print_usage(std::ostream& o) {
+  auto cmds = commands();
+  std::stable_sort(cmds.begin(), cmds.end(),
+                   [](const Command& a, const Command& b) { return a.order < b.order; });
+  o << "frmini " << config::version
+    << " - high-order flux reconstruction with generated matmul kernels\n\n"
+    << "usage: frmini <command> [arguments] [options]\n\ncommands:\n";
+  for (const auto& c : cmds) {
+    o << "  " << c.name;
+    for (size_t i = c.name.size(); i < 14; ++i) o << ' ';
+    o << c.summary << "\n";
+  }
+  o << "\n'frmini <command> --help' lists every option of a command.\n";
+}
+}  // namespace
+
+bool register_command(Command c) {
+  registry().push_back(std::move(c));
+  return true;
+}
+
+const std::vector<Command>& commands() { return registry(); }
+
+}  // namespace frmini::cli
+
+int main(int argc, char** argv) {
+  using namespace frmini;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
+    cli::print_usage(std::cout);
+    return args.empty() ? 2 : 0;
+  }
+  if (args[0] == "--version") {
+    std::cout << "frmini " << config::version << "\n";
+    return 0;
+  }
+  const auto& cmds = cli::commands();
+  auto it = std::find_if(cmds.begin(), cmds.end(),
+                         [&](const cli::Command& c) { return c.name == args[0]; });
+  if (it == cmds.end()) {
+    std::cerr << "frmini: error: unknown command '" << args[0] << "' (see frmini --help)\n";
+    return 2;
+  }
+  try {
+    return it->run(std::vector<std::string>(args.begin() + 1, args.end()));
+  } catch (const cli::HelpRequested& h) {
+    std::cout << h.text;
+    return 0;
+  } catch (const UserError& e) {
+    std::cerr << "frmini: error: " << e.what() << "\n";
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "frmini: internal error: " << e.what() << "\n";
+    return 1;
+  }
+}
