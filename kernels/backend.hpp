@@ -1,0 +1,107 @@
+// The backend interface: memory, copies, run-time compilation, timing and the bandwidth probe
+// of one device. Three implementations (cpu/, opencl/, cuda/) are chosen at run time by name
+// with make_backend(); code above kernels/ never names a backend API, only this interface.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/precision.hpp"
+
+namespace frmini::kernels {
+
+class Buffer;
+namespace matmul {
+class Provider;
+}
+
+struct BackendOptions {
+  int device = 0;           // device index within the platform (opencl/cuda)
+  std::string platform;     // opencl: platform name substring ("" = first with a device)
+  int threads = 0;          // cpu: OpenMP threads (0 = OpenMP's default)
+  bool verbose = false;     // log compilations, cache hits, tuning decisions to stderr
+};
+
+// Measured once per device and cached on disk (kernels/cache.hpp); GB/s = 1e9 bytes/s,
+// counted the STREAM way (bytes the kernel must read and write).
+struct Bandwidth {
+  double copy_gbs = 0;   // c[i] = a[i]
+  double triad_gbs = 0;  // a[i] = b[i] + s*c[i]
+};
+
+// One compiled unit of kernel source. Backends downcast to their own type; the interface only
+// promises that the object keeps the compiled code alive.
+class Module {
+ public:
+  virtual ~Module() = default;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+
+  virtual const std::string& name() const = 0;     // "cpu" | "opencl" | "cuda"
+  virtual std::string device_description() const = 0;  // for reports and cache keys
+
+  // AoSoA width S (ARCHITECTURE.md principle 4) in elements of the given precision: the SIMD
+  // width on CPUs, the coalescing width on GPUs. Panel leading dimensions are multiples of it.
+  virtual std::size_t soa_width(Precision p) const = 0;
+  // Byte alignment of allocations and of leading dimensions.
+  virtual std::size_t alignment() const = 0;
+
+  // Memory. Buffers are zero-initialised.
+  virtual std::unique_ptr<Buffer> alloc(std::size_t bytes) = 0;
+  virtual void upload(Buffer& dst, std::size_t dst_offset, const void* src, std::size_t bytes) = 0;
+  virtual void download(void* dst, const Buffer& src, std::size_t src_offset,
+                        std::size_t bytes) = 0;
+  virtual void copy(Buffer& dst, std::size_t dst_offset, const Buffer& src,
+                    std::size_t src_offset, std::size_t bytes) = 0;
+
+  // Compiles `source` (complete, in this backend's kernel language) with extra `flags`; the
+  // result is cached on disk by a hash of source, flags, compiler and device. Compilation
+  // errors are internal errors (generated code must compile) and carry the compiler log.
+  virtual std::shared_ptr<Module> compile(const std::string& source,
+                                          const std::vector<std::string>& flags = {}) = 0;
+
+  // Waits until all enqueued work is done.
+  virtual void synchronize() = 0;
+
+  // Times `enqueue` (which enqueues one run of some work): `warmup` untimed runs, then
+  // `nrep` timed runs, each measured with device events (or a steady clock on the cpu).
+  // Returns the per-run seconds.
+  virtual std::vector<double> time_runs(const std::function<void()>& enqueue, int warmup,
+                                        int nrep) = 0;
+
+  // The device's copy and triad bandwidth, measured on first use and cached on disk.
+  virtual const Bandwidth& bandwidth() = 0;
+
+  // The matmul providers this backend offers, in the order `auto` asks them (first = the
+  // incumbent a challenger must beat by 5%): generated first, then vendor BLAS, then others.
+  // 'reference' is always last and never chosen by auto.
+  virtual std::vector<std::shared_ptr<matmul::Provider>> matmul_providers() = 0;
+};
+
+// A device allocation; freed on destruction. Backends subclass it.
+class Buffer {
+ public:
+  explicit Buffer(std::size_t bytes) : bytes_(bytes) {}
+  virtual ~Buffer() = default;
+  Buffer(const Buffer&) = delete;
+  Buffer& operator=(const Buffer&) = delete;
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  std::size_t bytes_;
+};
+
+// "cpu", "opencl" or "cuda". Throws UserError for an unknown name, NotBuiltError for a backend
+// this build lacks, and UserError when the backend has no usable device ("cuda: no GPU found").
+std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& opts = {});
+
+// The backends compiled into this build (whether or not a device is present).
+std::vector<std::string> built_backends();
+
+}  // namespace frmini::kernels

@@ -1,0 +1,22 @@
+#include "kernels/backends.hpp"
+
+#include "frmini_config.hpp"
+#include "operators/error.hpp"
+
+namespace frmini::kernels {
+
+std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& opts) {
+  if (name == "cpu") return make_cpu_backend(opts);
+  if (name == "opencl") return make_opencl_backend(opts);
+  if (name == "cuda") return make_cuda_backend(opts);
+  throw UserError("unknown backend '" + name + "' (choose cpu, opencl or cuda)");
+}
+
+std::vector<std::string> built_backends() {
+  std::vector<std::string> out{"cpu"};
+  if (config::have_opencl) out.push_back("opencl");
+  if (config::have_cuda) out.push_back("cuda");
+  return out;
+}
+
+}  // namespace frmini::kernels

@@ -1,0 +1,83 @@
+// The matmul provider interface (ARCHITECTURE.md principle 3):
+//     C = alpha * A * B + beta * C
+// A is a constant m x k operator held on the host in double precision (row-major); B (k x n)
+// and C (m x n) are row-major panels on the device with leading dimensions ldb, ldc (in
+// elements, >= n). Every operator product of the solver goes through this interface.
+//
+// A provider turns a Problem into candidate kernels, each bound to the problem's operands; it
+// may decline (return no candidates) — too dense, too large, unsupported beta. The 'auto'
+// provider (auto_tune.hpp) times every willing candidate of every provider on the real
+// operands and keeps the fastest.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/backend.hpp"
+
+namespace frmini::kernels::matmul {
+
+// A dense host matrix, row-major, double precision.
+struct HostMatrix {
+  std::size_t rows = 0, cols = 0;
+  std::vector<double> data;
+  double operator()(std::size_t i, std::size_t j) const { return data[i * cols + j]; }
+  double& operator()(std::size_t i, std::size_t j) { return data[i * cols + j]; }
+};
+
+// A panel on the device: element (r, c) is at buf[offset + r*ld + c] (offset in elements).
+struct Panel {
+  Buffer* buf = nullptr;
+  std::size_t offset = 0;
+  std::size_t ld = 0;
+};
+
+struct Problem {
+  HostMatrix a;          // m x k, double; providers convert to the data precision themselves
+  double alpha = 1.0;
+  double beta = 0.0;
+  Precision precision = Precision::double_;
+  std::size_t n = 0;     // columns of B and C
+  Panel b, c;
+  std::string name;      // for logs and caches, e.g. "hex-p3-M0"
+
+  std::size_t m() const { return a.rows; }
+  std::size_t k() const { return a.cols; }
+};
+
+// A kernel bound to its problem's operands.
+class Kernel {
+ public:
+  virtual ~Kernel() = default;
+  // Enqueues one product over all n columns.
+  virtual void run() = 0;
+  // Enqueues the product over columns [col_begin, col_end). Both are multiples of the
+  // backend's soa_width (or col_end == n). Used by the cpu backend's cache-blocked chains;
+  // GPU backends may implement it by launching over the sub-range.
+  virtual void run_columns(std::size_t col_begin, std::size_t col_end) = 0;
+
+  virtual std::string provider() const = 0;  // "generated", "blas", "xsmm", "reference"
+  virtual std::string strategy() const = 0;  // e.g. "cstream", "bstream-msplit4", "dgemm"
+};
+
+class Provider {
+ public:
+  virtual ~Provider() = default;
+  virtual std::string name() const = 0;
+  // Candidate kernels for `p`, best-first by the provider's own heuristic; empty = declines.
+  // `why_not` (if non-null) receives the reason for declining.
+  virtual std::vector<std::unique_ptr<Kernel>> candidates(const Problem& p,
+                                                          std::string* why_not = nullptr) = 0;
+};
+
+// Builds the kernel for `p` with the provider called `provider` ("generated", "blas", "xsmm",
+// "reference" or "auto") among backend.matmul_providers(). For a named provider the first
+// candidate is timed against the others only when the provider yields several (the generated
+// provider's strategies); "auto" times all providers. Throws UserError if the named provider
+// does not exist on this backend or declines the problem (with its reason).
+std::unique_ptr<Kernel> make_kernel(Backend& backend, const std::string& provider,
+                                    const Problem& p);
+
+}  // namespace frmini::kernels::matmul

@@ -1,0 +1,9 @@
+// Linked instead of the OpenCL backend when this build has no OpenCL.
+#include "kernels/backends.hpp"
+#include "operators/error.hpp"
+
+namespace frmini::kernels {
+std::unique_ptr<Backend> make_opencl_backend(const BackendOptions&) {
+  throw NotBuiltError("OpenCL", "backend opencl");
+}
+}  // namespace frmini::kernels
