@@ -45,6 +45,8 @@ class Backend {
 
   virtual const std::string& name() const = 0;     // "cpu" | "opencl" | "cuda"
   virtual std::string device_description() const = 0;  // for reports and cache keys
+  // BackendOptions::verbose: log compilations, cache hits and tuning decisions to stderr.
+  virtual bool verbose() const { return false; }
 
   // AoSoA width S (ARCHITECTURE.md principle 4) in elements of the given precision: the SIMD
   // width on CPUs, the coalescing width on GPUs. Panel leading dimensions are multiples of it.
