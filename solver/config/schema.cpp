@@ -1,0 +1,172 @@
+#include "solver/config/schema.hpp"
+
+#include <ostream>
+
+namespace frmini::config {
+
+namespace {
+using T = ValueType;
+
+std::vector<SectionSpec> build() {
+  const std::vector<std::string> bc_types = {
+      "char-riem-inv",  "sup-in-fa",       "sup-out-fn",        "sub-in-frv",
+      "sub-out-fp",     "slp-adia-wall",   "no-slp-adia-wall",  "no-slp-isot-wall"};
+  return {
+      {"backend", "Where and how the case runs.",
+       {{"name", T::choice, "cpu", "backend", {"cpu", "opencl", "cuda"}},
+        {"matmul", T::choice, "auto",
+         "matmul provider for every operator product (auto = time all, keep the fastest)",
+         {"generated", "blas", "xsmm", "reference", "auto"}},
+        {"precision", T::choice, "double", "floating-point precision of device data",
+         {"single", "double"}},
+        {"device", T::integer, "0", "device index (opencl, cuda)", {}, 0, 1024},
+        {"platform", T::string, "", "opencl platform name substring (\"\" = first)"},
+        {"threads", T::integer, "0", "cpu: OpenMP threads (0 = OpenMP's default)", {}, 0, 4096}}},
+      {"constants", "Physical constants, and any user constant usable in expressions.",
+       {{"gamma", T::real, "1.4", "ratio of specific heats", {}, 1.0, 3.0},
+        {"mu", T::real, "0", "dynamic viscosity (navier-stokes)", {}, 0.0},
+        {"Pr", T::real, "0.72", "Prandtl number (navier-stokes)", {}, 1e-6},
+        {"cpTref", T::real, "", "Sutherland: c_p T_ref (viscosity-correction = sutherland)"},
+        {"cpTs", T::real, "", "Sutherland: c_p T_s (viscosity-correction = sutherland)"}},
+       true, T::real},
+      {"mesh", "The mesh: a frmini mesh file, or a built-in generator.",
+       {{"file", T::string, "", "mesh file (.h5 from `frmini import`) relative to the case file"},
+        {"generator", T::string, "", "built-in generator name (see `frmini mesh --help`)"}}},
+      {"mesh.options", "Options of the built-in generator (as `frmini mesh NAME --key value`).",
+       {}, true, T::any},
+      {"solver", "The equations and the scheme.",
+       {{"system", T::choice, "navier-stokes", "equation system", {"euler", "navier-stokes"}},
+        {"order", T::integer, "3", "polynomial order p of the solution", {}, 0, 8},
+        {"riemann-solver", T::choice, "rusanov", "inviscid common flux",
+         {"rusanov", "hllc", "roe"}},
+        {"ldg-beta", T::real, "0.5", "LDG beta (navier-stokes)", {}, -0.5, 0.5},
+        {"ldg-tau", T::real, "0.1", "LDG tau penalty (navier-stokes)", {}, 0.0},
+        {"viscosity-correction", T::choice, "none", "viscosity law", {"none", "sutherland"}}}},
+      {"solver.points", "Solution point sets per element type.",
+       {{"quad", T::choice, "gauss-legendre", "", {"gauss-legendre", "gauss-legendre-lobatto"}},
+        {"hex", T::choice, "gauss-legendre", "", {"gauss-legendre", "gauss-legendre-lobatto"}},
+        {"tri", T::choice, "williams-shunn", "", {"williams-shunn"}},
+        {"tet", T::choice, "shunn-ham", "", {"shunn-ham"}},
+        {"pri", T::choice, "williams-shunn~gauss-legendre", "", {"williams-shunn~gauss-legendre"}},
+        {"pyr", T::choice, "gauss-legendre", "", {"gauss-legendre"}}}},
+      {"time", "Time integration.",
+       {{"scheme", T::choice, "rk4", "explicit Runge-Kutta scheme", {"rk4", "tvd-rk3", "rk45"}},
+        {"controller", T::choice, "none", "time-step control (pi needs rk45)", {"none", "pi"}},
+        {"dt", T::real, "", "time step (initial step with the pi controller)", {}, 0.0, 1e300,
+         true},
+        {"tstart", T::real, "0", "start time"},
+        {"tend", T::real, "", "end time", {}, -1e308, 1e308, true},
+        {"atol", T::real, "1e-6", "pi controller: absolute error tolerance", {}, 0.0},
+        {"rtol", T::real, "1e-6", "pi controller: relative error tolerance", {}, 0.0},
+        {"safety-fact", T::real, "0.9", "pi controller: safety factor", {}, 0.0, 1.0},
+        {"min-fact", T::real, "0.3", "pi controller: smallest step-size factor", {}, 0.0, 1.0},
+        {"max-fact", T::real, "2.5", "pi controller: largest step-size factor", {}, 1.0},
+        {"dt-max", T::real, "1e300", "pi controller: largest time step", {}, 0.0}}},
+      {"ics", "Initial condition: primitive variables as expressions of x, y, z.",
+       {{"rho", T::expression, "", "density", {}, -1e308, 1e308, true},
+        {"u", T::expression, "", "x velocity", {}, -1e308, 1e308, true},
+        {"v", T::expression, "", "y velocity", {}, -1e308, 1e308, true},
+        {"w", T::expression, "0", "z velocity (3D)"},
+        {"p", T::expression, "", "pressure", {}, -1e308, 1e308, true}}},
+      {"bcs.*", "A boundary condition; the table name is a boundary name of the mesh.",
+       {{"type", T::choice, "", "boundary condition", bc_types, -1e308, 1e308, true},
+        {"rho", T::expression, "", "density (char-riem-inv, sup-in-fa, sub-in-frv)"},
+        {"u", T::expression, "", "x velocity (char-riem-inv, sup-in-fa, sub-in-frv; wall speed "
+                                 "for no-slp-isot-wall)"},
+        {"v", T::expression, "", "y velocity (as u)"},
+        {"w", T::expression, "", "z velocity (as u)"},
+        {"p", T::expression, "", "pressure (char-riem-inv, sup-in-fa, sub-out-fp)"},
+        {"cpTw", T::expression, "", "wall c_p T (no-slp-isot-wall)"}}},
+      {"plugins.writer", "Writes the solution to HDF5 every dt-out (temporary name + rename).",
+       {{"dt-out", T::real, "", "output interval", {}, 0.0, 1e300, true},
+        {"basedir", T::string, ".", "output folder, relative to the case file"},
+        {"basename", T::string, "soln-{t}", "file name; {t} = time, {n} = output number"}}},
+      {"plugins.nancheck", "Stops the run on a NaN, keeping the last good file.",
+       {{"nsteps", T::integer, "50", "check every nsteps steps", {}, 1, 1e9}}},
+      {"plugins.progress", "A progress bar with ETA and step rate (off with --quiet or when "
+                           "not a terminal).",
+       {{"enabled", T::boolean, "true", "show the bar"}}},
+      {"plugins.timing", "Per-step wall times to CSV and the end-of-run report.",
+       {{"file", T::string, "timings.csv", "CSV file, relative to the case file"}}},
+      {"plugins.integrals", "Conserved totals and residual norms to CSV.",
+       {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
+        {"file", T::string, "integrals.csv", "CSV file, relative to the case file"}}},
+      {"plugins.forces.*", "Pressure and viscous force on a boundary (table name = boundary).",
+       {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
+        {"file", T::string, "", "CSV file (default forces-<name>.csv)"}}},
+  };
+}
+
+bool path_matches(const std::string& pattern, const std::string& path) {
+  // Component-wise match where a "*" component matches any single component.
+  size_t i = 0, j = 0;
+  while (i <= pattern.size() && j <= path.size()) {
+    size_t pe = pattern.find('.', i), qe = path.find('.', j);
+    if (pe == std::string::npos) pe = pattern.size();
+    if (qe == std::string::npos) qe = path.size();
+    std::string pc = pattern.substr(i, pe - i), qc = path.substr(j, qe - j);
+    if (pc != "*" && pc != qc) return false;
+    bool pend = pe == pattern.size(), qend = qe == path.size();
+    if (pend || qend) return pend && qend;
+    i = pe + 1;
+    j = qe + 1;
+  }
+  return false;
+}
+}  // namespace
+
+const std::vector<SectionSpec>& case_schema() {
+  static const std::vector<SectionSpec> s = build();
+  return s;
+}
+
+const SectionSpec* find_section(const std::string& path) {
+  for (const auto& s : case_schema())
+    if (path_matches(s.path, path)) return &s;
+  return nullptr;
+}
+
+const KeySpec* find_key(const SectionSpec& s, const std::string& key) {
+  for (const auto& k : s.keys)
+    if (k.name == key) return &k;
+  return nullptr;
+}
+
+const char* type_name(ValueType t) {
+  switch (t) {
+    case ValueType::string: return "string";
+    case ValueType::choice: return "string";
+    case ValueType::integer: return "integer";
+    case ValueType::real: return "number";
+    case ValueType::boolean: return "boolean";
+    case ValueType::expression: return "expression";
+    case ValueType::any: return "value";
+  }
+  return "value";
+}
+
+void print_schema(std::ostream& o) {
+  o << "Case files are TOML. Sections, keys, types and defaults:\n";
+  for (const auto& s : case_schema()) {
+    o << "\n[" << s.path << "]  " << s.help << "\n";
+    for (const auto& k : s.keys) {
+      std::string lhs = "  " + k.name + " (" + type_name(k.type) + ")";
+      o << lhs;
+      for (size_t i = lhs.size(); i < 34; ++i) o << ' ';
+      o << k.help;
+      if (!k.choices.empty()) {
+        o << (k.help.empty() ? "" : "; ") << "one of:";
+        for (const auto& c : k.choices) o << " " << c;
+      }
+      if (k.required) o << " [required]";
+      else if (!k.def.empty()) o << " [default: " << k.def << "]";
+      o << "\n";
+    }
+    if (s.open) o << "  <any key> (" << type_name(s.open_type) << ")\n";
+  }
+  o << "\nExpressions may use x, y, z, t, pi, any [constants] key, + - * / ^ (or **), and\n"
+       "sin cos tan asin acos atan atan2 sinh cosh tanh exp log log10 sqrt abs floor ceil\n"
+       "pow min max.\n";
+}
+
+}  // namespace frmini::config
