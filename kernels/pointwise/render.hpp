@@ -1,0 +1,51 @@
+// Renders a pointwise Spec as complete kernel source for one backend dialect. The body and
+// helper functions are pasted unchanged except that, in single precision, floating literals
+// get an 'f' suffix (so "0.5*x" stays float arithmetic on every backend).
+//
+// Calling convention: the rendered kernel takes (begin, end) then one parameter per *slot*,
+// in the order slots() lists them; each argument of the spec expands to these slots:
+//   field  -> fp_buffer (base, offset already applied), int64 (ld)
+//   view   -> fp_buffer (arena base), idx_buffer (ix), [idx_buffer (rstride) if A > 1]
+//   array  -> fp_buffer, int64 (ld)
+//   scalar -> fp_scalar;   index -> int64
+// C (cpu):   void NAME(int64_t begin, int64_t end, const frmini_arg_t* slots)
+//            (frmini_arg_t = union { void* p; int64_t i; double d; }), serial over the range:
+//            the cpu backend splits ranges over OpenMP threads and cache blocks itself.
+// OpenCL:    __kernel void NAME(long begin, long end, <slots>), element_points launched over
+//            an (elements, NPTS) range, points over a 1-D range; extra work-items return.
+// CUDA:      extern "C" __global__ void NAME(long long begin, long long end, <slots>),
+//            x over elements/points, y over NPTS.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "kernels/pointwise/spec.hpp"
+#include "kernels/precision.hpp"
+
+namespace frmini::kernels::pointwise {
+
+enum class Dialect { c, opencl, cuda };
+enum class SlotType { fp_buffer, idx_buffer, int64, fp_scalar };
+
+struct Slot {
+  SlotType type;
+  std::string name;  // e.g. "u_p", "u_ld"
+  std::size_t arg;   // index of the spec argument it belongs to
+};
+
+std::vector<Slot> slots(const Spec& spec);
+
+std::string render(const Spec& spec, Dialect dialect, Precision precision,
+                   std::size_t soa_width);
+
+// Appends 'f' to the floating literals of C source text (identifiers and integer literals
+// are left alone).
+std::string single_literals(const std::string& src);
+
+// Checks a spec for mistakes a physics author can make (duplicate names, a field in a
+// points kernel, shapes with zero extent); throws std::logic_error: specs are code, not input.
+void validate(const Spec& spec);
+
+}  // namespace frmini::kernels::pointwise

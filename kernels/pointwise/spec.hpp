@@ -1,0 +1,54 @@
+// Pointwise kernels: physics (fluxes, Riemann solvers, BCs, gradients, RK updates) written
+// ONCE as a body of C99-subset code, and rendered for every backend by render.hpp — the way
+// PyFR writes Mako kernels once for all its backends.
+//
+// The body never addresses memory. Each argument is declared with its kind and the shape of
+// the local array the body sees at one iteration point; the generated wrapper loads in/inout
+// arguments into local arrays, runs the body, and stores out/inout arguments back. Where the
+// values live (AoSoA panels, gather tables, plain arrays) is the wrapper's business:
+//
+//   field  an AoSoA panel (ARCHITECTURE.md principle 4) over points x elements. A field of
+//          shape {A, B} holds B values per (point, element) in each of A panels stacked
+//          row-wise: value (a, b) of point i, element e is at
+//            base[(a*NPTS + i)*ld + (e/S)*B*S + b*S + e%S],   ld = B*neles_padded.
+//   view   a gather through an index table, for interfaces: value (a, b) of point j is at
+//            base[ix[j] + a*rstride[j] + b*S]
+//          (ix = offset of the point's value 0 in the arena; rstride = the owning panel's
+//          NPTS*ld, only needed when A > 1), so one kernel serves every element type.
+//   array  a plain SoA array over the iteration index: value (a, b) of point j is at
+//            base[(a*B + b)*ld + j].
+//   scalar a run-time floating-point value (time, step size, RK coefficient).
+//   index  a run-time integer.
+//
+// Iteration spaces: `element_points` runs over elements [ebegin, eend) (a multiple of S
+// apart) and the NPTS points of each; `points` runs over points [begin, end).
+// Compile-time constants (NVARS, NDIMS, NPTS, gamma, ...) come as `defines`.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace frmini::kernels::pointwise {
+
+enum class Intent { in, out, inout };
+enum class ArgKind { field, view, array, scalar, index };
+enum class Space { element_points, points };
+
+struct Arg {
+  std::string name;
+  ArgKind kind;
+  Intent intent = Intent::in;
+  std::vector<int> shape;  // {B} or {A, B}; empty for scalar/index
+};
+
+struct Spec {
+  std::string name;
+  Space space = Space::element_points;
+  std::vector<Arg> args;
+  std::string body;                          // runs at each iteration point
+  std::string functions;                     // static helper functions/macros used by the body
+  std::map<std::string, std::string> defines;  // NAME -> value (literals already formatted)
+};
+
+}  // namespace frmini::kernels::pointwise
