@@ -1,0 +1,36 @@
+// Built-in mesh generators (through the Gmsh SDK): the 2D and 3D cylinder meshes of the
+// Re 3900 case and fully periodic boxes for convergence tests. Each writes a Gmsh .msh file
+// that `frmini import` reads like any user's file.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace frmini::meshes {
+
+struct GeneratorOptions {
+  std::string name;
+  std::string out;
+  int order = 0;                  // geometric order; 0 = the generator's default
+  std::string msh_version = "4.1";
+  bool binary = false;
+  // Boxes: cells per direction and extents (one value applies to every direction).
+  std::vector<long> n;
+  std::vector<double> length;
+  // Cylinders: cells around the cylinder, radially in the O-grid, spanwise; overall scale of
+  // every count (0.25 gives a mesh about 64x smaller in 3D); far field of triangles (2D).
+  int ncirc = 0, nradial = 0, nspan = 0;
+  double scale = 1.0;
+  bool mixed = false;
+};
+
+struct GeneratorInfo {
+  std::string name, summary;
+};
+const std::vector<GeneratorInfo>& generator_list();
+
+// Generates options.name into options.out (written to a temporary name, then renamed).
+// Throws UserError for bad options, NotBuiltError without Gmsh.
+void generate_mesh(const GeneratorOptions& options);
+
+}  // namespace frmini::meshes
