@@ -1,16 +1,13 @@
 // The C rendering of pointwise kernels: compiled with the system compiler, loaded, run over
 // element and point ranges, and compared with the same arithmetic done here on the host with
 // the layouts of kernels/pointwise/spec.hpp written out by hand.
-#include <dlfcn.h>
-
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <random>
 
 #include "kernels/pointwise/render.hpp"
+#include "tests/support/c_kernel.hpp"
 #include "tests/frmini_catch.hpp"
 
 using namespace frmini::kernels;
@@ -18,31 +15,11 @@ using namespace frmini::kernels::pointwise;
 
 namespace {
 
-union CArg {
-  void* p;
-  int64_t i;
-  double d;
-};
-using CFn = void (*)(int64_t, int64_t, const CArg*);
+using frmini::test::CArg;
+using frmini::test::CFn;
 
-// Compiles `src` into a shared object and returns the function `name` (the handle leaks on
-// purpose: the test process ends soon).
 CFn compile_c(const std::string& src, const std::string& name, const std::string& stem = "") {
-  namespace fs = std::filesystem;
-  auto dir = fs::temp_directory_path() / ("frmini-pw-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  const std::string base = stem.empty() ? name : stem;
-  auto c = dir / (base + ".c"), so = dir / (base + ".so");
-  std::ofstream(c) << src;
-  std::string cmd = "cc -std=c99 -O2 -Wall -Wextra -Werror -fopenmp -shared -fPIC -o " +
-                    so.string() + " " + c.string() + " 2>&1";
-  int rc = std::system(cmd.c_str());
-  REQUIRE(rc == 0);
-  void* h = dlopen(so.c_str(), RTLD_NOW | RTLD_LOCAL);
-  REQUIRE(h != nullptr);
-  auto fn = reinterpret_cast<CFn>(dlsym(h, name.c_str()));
-  REQUIRE(fn != nullptr);
-  return fn;
+  return frmini::test::compile_c(src, name, stem.empty() ? name : stem);
 }
 
 Spec flux_like_spec(int npts) {

@@ -1,0 +1,222 @@
+#include "solver/physics/physics.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "operators/embedded.hpp"
+
+namespace frmini::physics::detail {
+extern const ::frmini::EmbeddedFile physics_sources[];
+extern const std::size_t physics_sources_count;
+}  // namespace frmini::physics::detail
+
+namespace frmini::physics {
+
+namespace {
+using kernels::pointwise::Arg;
+using kernels::pointwise::ArgKind;
+using kernels::pointwise::Intent;
+using kernels::pointwise::Space;
+using kernels::pointwise::Spec;
+
+std::string lit(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  std::string s = buf;
+  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
+  return "(" + s + ")";
+}
+
+// The helper functions every flux kernel needs: the flux, the Riemann solver and, for
+// navier-stokes, the viscous flux.
+std::string flux_functions(const Options& o) {
+  std::string f = source("euler/flux.kern") + "\n" +
+                  source("euler/rsolvers/" + o.riemann + ".kern") + "\n";
+  if (o.viscous()) f += source("navier_stokes/flux.kern") + "\n";
+  return f;
+}
+
+std::string bc_defines(const std::string& type, const std::map<std::string, std::string>& v) {
+  static const std::map<std::string, std::string> macro = {
+      {"rho", "BC_RHO"}, {"u", "BC_U"}, {"v", "BC_V"},
+      {"w", "BC_W"},     {"p", "BC_P"}, {"cpTw", "BC_CPTW"}};
+  std::string out;
+  for (const auto& name : bc_values(type)) {
+    auto it = v.find(name);
+    if (it == v.end()) throw std::logic_error("bc " + type + ": value '" + name + "' missing");
+    out += "#define " + macro.at(name) + " (" + it->second + ")\n";
+  }
+  return out;
+}
+}  // namespace
+
+const std::string& source(const std::string& name) {
+  static const std::map<std::string, std::string> all = [] {
+    std::map<std::string, std::string> m;
+    for (std::size_t i = 0; i < detail::physics_sources_count; ++i)
+      m[detail::physics_sources[i].name] = detail::physics_sources[i].text;
+    return m;
+  }();
+  auto it = all.find(name);
+  if (it == all.end()) throw std::logic_error("physics: no kernel source " + name);
+  return it->second;
+}
+
+std::vector<std::string> source_names() {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < detail::physics_sources_count; ++i)
+    out.push_back(detail::physics_sources[i].name);
+  return out;
+}
+
+const std::vector<std::string>& bc_types() {
+  static const std::vector<std::string> t = {
+      "char-riem-inv", "sup-in-fa",     "sup-out-fn",       "sub-in-frv",
+      "sub-out-fp",    "slp-adia-wall", "no-slp-adia-wall", "no-slp-isot-wall"};
+  return t;
+}
+
+std::vector<std::string> bc_values(const std::string& type) {
+  if (type == "char-riem-inv" || type == "sup-in-fa") return {"rho", "u", "v", "w", "p"};
+  if (type == "sub-in-frv") return {"rho", "u", "v", "w"};
+  if (type == "sub-out-fp") return {"p"};
+  if (type == "no-slp-isot-wall") return {"u", "v", "w", "cpTw"};
+  if (std::find(bc_types().begin(), bc_types().end(), type) == bc_types().end())
+    throw std::logic_error("unknown bc type " + type);
+  return {};
+}
+
+std::map<std::string, std::string> defines(const Options& o) {
+  std::map<std::string, std::string> d = {
+      {"NDIMS", std::to_string(o.ndims)},
+      {"NVARS", std::to_string(o.nvars())},
+      {"GAMMA", lit(o.gamma)},
+      {"VISCOUS", o.viscous() ? "1" : "0"},
+  };
+  if (o.viscous()) {
+    d["MU"] = lit(o.mu);
+    d["PR"] = lit(o.pr);
+    d["LDG_BETA"] = lit(o.ldg_beta);
+    d["LDG_TAU"] = lit(o.ldg_tau);
+    d["VISC_SUTHERLAND"] = o.sutherland ? "1" : "0";
+    if (o.sutherland) {
+      d["CPTREF"] = lit(o.cptref);
+      d["CPTS"] = lit(o.cpts);
+    }
+  }
+  return d;
+}
+
+Spec tflux(const Options& o, int npts) {
+  const int nd = o.ndims, nv = o.nvars();
+  Spec s;
+  s.name = "tflux";
+  s.space = Space::element_points;
+  s.args = {{"u", ArgKind::field, Intent::in, {nv}},
+            {"smats", ArgKind::field, Intent::in, {nd, nd}}};
+  if (o.viscous()) s.args.push_back({"grad", ArgKind::field, Intent::in, {nd, nv}});
+  s.args.push_back({"f", ArgKind::field, Intent::out, {nd, nv}});
+  s.functions = flux_functions(o);
+  s.body = source("kernels/tflux.kern");
+  s.defines = defines(o);
+  s.defines["NPTS"] = std::to_string(npts);
+  return s;
+}
+
+Spec gradcoru(const Options& o, int npts) {
+  const int nd = o.ndims, nv = o.nvars();
+  Spec s;
+  s.name = "gradcoru";
+  s.space = Space::element_points;
+  s.args = {{"grad", ArgKind::field, Intent::inout, {nd, nv}},
+            {"smats", ArgKind::field, Intent::in, {nd, nd}},
+            {"rcpdjac", ArgKind::field, Intent::in, {1}}};
+  s.body = source("kernels/gradcoru.kern");
+  s.defines = defines(o);
+  s.defines["NPTS"] = std::to_string(npts);
+  return s;
+}
+
+Spec negdivconf(const Options& o, int npts) {
+  Spec s;
+  s.name = "negdivconf";
+  s.space = Space::element_points;
+  s.args = {{"tdivf", ArgKind::field, Intent::inout, {o.nvars()}},
+            {"rcpdjac", ArgKind::field, Intent::in, {1}}};
+  s.body = source("kernels/negdivconf.kern");
+  s.defines = defines(o);
+  s.defines["NPTS"] = std::to_string(npts);
+  return s;
+}
+
+Spec intcflux(const Options& o) {
+  const int nd = o.ndims, nv = o.nvars();
+  Spec s;
+  s.name = "intcflux";
+  s.space = Space::points;
+  s.args = {{"ul", ArgKind::view, Intent::inout, {nv}}, {"ur", ArgKind::view, Intent::inout, {nv}}};
+  if (o.viscous()) {
+    s.args.push_back({"gradl", ArgKind::view, Intent::in, {nd, nv}});
+    s.args.push_back({"gradr", ArgKind::view, Intent::in, {nd, nv}});
+  }
+  s.args.push_back({"nrm", ArgKind::array, Intent::in, {nd}});
+  s.args.push_back({"magn", ArgKind::array, Intent::in, {1}});
+  s.functions = flux_functions(o);
+  s.body = source("kernels/intcflux.kern");
+  s.defines = defines(o);
+  return s;
+}
+
+Spec intconu(const Options& o) {
+  const int nv = o.nvars();
+  Spec s;
+  s.name = "intconu";
+  s.space = Space::points;
+  s.args = {{"ul", ArgKind::view, Intent::in, {nv}},
+            {"ur", ArgKind::view, Intent::in, {nv}},
+            {"ucl", ArgKind::view, Intent::out, {nv}},
+            {"ucr", ArgKind::view, Intent::out, {nv}}};
+  s.body = source("kernels/intconu.kern");
+  s.defines = defines(o);
+  return s;
+}
+
+Spec bccflux(const Options& o, const std::string& type,
+             const std::map<std::string, std::string>& values) {
+  const int nd = o.ndims, nv = o.nvars();
+  Spec s;
+  s.name = "bccflux";
+  s.space = Space::points;
+  s.args = {{"ul", ArgKind::view, Intent::inout, {nv}}};
+  if (o.viscous()) s.args.push_back({"gradl", ArgKind::view, Intent::in, {nd, nv}});
+  s.args.push_back({"nrm", ArgKind::array, Intent::in, {nd}});
+  s.args.push_back({"magn", ArgKind::array, Intent::in, {1}});
+  s.args.push_back({"ploc", ArgKind::array, Intent::in, {nd}});
+  s.args.push_back({"t", ArgKind::scalar, Intent::in, {}});
+  s.functions = bc_defines(type, values) + source("bcs/common.kern") + "\n" +
+                source("bcs/" + type + ".kern") + "\n" + flux_functions(o);
+  s.body = source("kernels/bccflux.kern");
+  s.defines = defines(o);
+  return s;
+}
+
+Spec bcconu(const Options& o, const std::string& type,
+            const std::map<std::string, std::string>& values) {
+  const int nd = o.ndims, nv = o.nvars();
+  Spec s;
+  s.name = "bcconu";
+  s.space = Space::points;
+  s.args = {{"ul", ArgKind::view, Intent::in, {nv}},
+            {"ucl", ArgKind::view, Intent::out, {nv}},
+            {"nrm", ArgKind::array, Intent::in, {nd}},
+            {"ploc", ArgKind::array, Intent::in, {nd}},
+            {"t", ArgKind::scalar, Intent::in, {}}};
+  s.functions = bc_defines(type, values) + source("bcs/common.kern") + "\n" +
+                source("bcs/" + type + ".kern");
+  s.body = source("kernels/bcconu.kern");
+  s.defines = defines(o);
+  return s;
+}
+
+}  // namespace frmini::physics

@@ -1,0 +1,56 @@
+// The equation systems as pointwise kernel specs. The physics itself lives in the
+// kernel-language files of this folder (README.md); this is the host side that picks the
+// pieces a case needs (system, Riemann solver, boundary conditions), sets their compile-time
+// constants and declares each kernel's arguments. Every backend renders the same specs.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "kernels/pointwise/spec.hpp"
+
+namespace frmini::physics {
+
+struct Options {
+  std::string system = "euler";  // "euler" | "navier-stokes"
+  int ndims = 2;
+  std::string riemann = "rusanov";  // "rusanov" | "hllc" | "roe"
+  double gamma = 1.4;
+  double mu = 0.0, pr = 0.72;
+  bool sutherland = false;
+  double cptref = 0.0, cpts = 0.0;
+  double ldg_beta = 0.5, ldg_tau = 0.1;
+
+  bool viscous() const { return system == "navier-stokes"; }
+  int nvars() const { return ndims + 2; }
+};
+
+// The kernel-language text of an embedded file ("euler/flux.kern"); throws std::logic_error
+// for a name that does not exist (a programming error).
+const std::string& source(const std::string& name);
+std::vector<std::string> source_names();
+
+// The boundary-condition types, and the user values each takes ("rho", "u", ..., "cpTw").
+const std::vector<std::string>& bc_types();
+std::vector<std::string> bc_values(const std::string& type);
+
+// Element kernels (element_points over npts solution points).
+kernels::pointwise::Spec tflux(const Options& o, int npts);
+kernels::pointwise::Spec gradcoru(const Options& o, int npts);
+kernels::pointwise::Spec negdivconf(const Options& o, int npts);
+
+// Interface kernels (points over interface flux points).
+kernels::pointwise::Spec intcflux(const Options& o);
+kernels::pointwise::Spec intconu(const Options& o);
+// `values` maps each of bc_values(type) to a C expression in x, y, z, t (rendered from the
+// case file); missing values are a programming error, checked here.
+kernels::pointwise::Spec bccflux(const Options& o, const std::string& type,
+                                 const std::map<std::string, std::string>& values);
+kernels::pointwise::Spec bcconu(const Options& o, const std::string& type,
+                                const std::map<std::string, std::string>& values);
+
+// The compile-time constants of a system (NDIMS, NVARS, GAMMA, ...), as kernel defines.
+std::map<std::string, std::string> defines(const Options& o);
+
+}  // namespace frmini::physics
