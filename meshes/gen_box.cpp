@@ -30,8 +30,10 @@ std::vector<int> in_box(int dim, const Box& b, double e) {
   return tags;
 }
 
-// Pairs every side entity at x_d = L_d with its image at x_d = 0 by bounding boxes.
-void make_periodic(int dim, const std::array<double, 3>& L) {
+// Pairs every side entity at x_d = L_d with its image at x_d = 0 by bounding boxes. MSH 2.2
+// files keep Gmsh's periodic information only for entities with node pairs, which structured
+// (transfinite) faces lack, so for them the sides are also named periodic_<x|y|z>_l / _r.
+void make_periodic(int dim, const std::array<double, 3>& L, bool named) {
   const double e = 1e-6 * (L[0] + L[1] + L[2]);
   for (int d = 0; d < dim; ++d) {
     Box lo{0, 0, 0, L[0], L[1], L[2]}, hi = lo;
@@ -39,15 +41,25 @@ void make_periodic(int dim, const std::array<double, 3>& L) {
     hi[d] = L[d];
     std::vector<double> t = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
     t[4 * d + 3] = L[d];
+    std::vector<int> left, right;
     for (int s : in_box(dim - 1, hi, e)) {
       Box bs = bbox(dim - 1, s);
       for (int m : in_box(dim - 1, lo, e)) {
         Box bm = bbox(dim - 1, m);
         bool same = true;
         for (int c = 0; c < 6; ++c) same = same && std::abs(bm[c] + (c % 3 == d ? L[d] : 0) - bs[c]) < e;
-        if (same) gmsh::model::mesh::setPeriodic(dim - 1, {s}, {m}, t);
+        if (!same) continue;
+        gmsh::model::mesh::setPeriodic(dim - 1, {s}, {m}, t);
+        left.push_back(m);
+        right.push_back(s);
       }
     }
+    if (!named) continue;
+    const std::string axis(1, "xyz"[d]);
+    gmsh::model::setPhysicalName(dim - 1, gmsh::model::addPhysicalGroup(dim - 1, left),
+                                 "periodic_" + axis + "_l");
+    gmsh::model::setPhysicalName(dim - 1, gmsh::model::addPhysicalGroup(dim - 1, right),
+                                 "periodic_" + axis + "_r");
   }
 }
 
@@ -133,7 +145,7 @@ void build_box(const GeneratorOptions& o) {
       gmsh::option::setNumber("Mesh.MeshSizeMax", std::min({L[0] / n[0], L[1] / n[1], L[2] / n[2]}));
     }
   }
-  make_periodic(dim, L);
+  make_periodic(dim, L, o.msh_version == "2.2");
   gmsh::vectorpair ents;
   gmsh::model::getEntities(ents, dim);
   std::vector<int> tags;
