@@ -1,0 +1,7 @@
+// Linked instead of blas_provider.cpp when CMake found no CLBlast: the opencl backend then
+// simply offers no `blas` provider (make_kernel names the missing provider to the user).
+#include "kernels/opencl/providers.hpp"
+
+namespace frmini::kernels::opencl {
+std::shared_ptr<matmul::Provider> make_blas_provider(OpenCLBackend&) { return nullptr; }
+}  // namespace frmini::kernels::opencl
