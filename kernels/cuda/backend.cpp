@@ -1,0 +1,175 @@
+#include "kernels/cuda/backend.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <sstream>
+
+#include "kernels/backends.hpp"
+#include "kernels/cache.hpp"
+#include "kernels/cuda/driver.hpp"
+#include "kernels/cuda/matmul_providers.hpp"
+#include "kernels/matmul/analysis.hpp"
+
+namespace frmini::kernels {
+
+std::unique_ptr<Backend> make_cuda_backend(const BackendOptions& opts) {
+  return std::make_unique<cuda::CudaBackend>(opts);
+}
+
+namespace cuda {
+
+CudaBuffer::CudaBuffer(const Driver& d, std::size_t bytes) : Buffer(bytes), d_(d) {
+  // cuMemAlloc of 0 bytes fails; a 1-byte allocation keeps every Buffer a valid pointer.
+  d_.check(d_.MemAlloc(&ptr_, std::max<std::size_t>(bytes, 1)), "cuMemAlloc");
+  d_.check(d_.MemsetD8(ptr_, 0, std::max<std::size_t>(bytes, 1)), "cuMemsetD8");
+}
+
+CudaBuffer::~CudaBuffer() { d_.MemFree(ptr_); }
+
+CudaModule::CudaModule(const Driver& d, const CompileResult& r) : d_(d), compiled_(r) {
+  d_.check(d_.ModuleLoadData(&mod_, compiled_.cubin.data()), "cuModuleLoadData");
+}
+
+CudaModule::~CudaModule() { d_.ModuleUnload(mod_); }
+
+CUfunction CudaModule::function(const std::string& name) const {
+  CUfunction f = nullptr;
+  d_.check(d_.ModuleGetFunction(&f, mod_, name.c_str()), ("cuModuleGetFunction " + name).c_str());
+  return f;
+}
+
+CudaBackend::CudaBackend(const BackendOptions& opts) : d_(cuda::driver()), opts_(opts) {
+  int count = 0;
+  d_.check(d_.DeviceGetCount(&count), "cuDeviceGetCount");
+  if (opts.device < 0 || opts.device >= count)
+    throw UserError("cuda: device " + std::to_string(opts.device) + " does not exist (" +
+                    std::to_string(count) + " found)");
+  d_.check(d_.DeviceGet(&dev_, opts.device), "cuDeviceGet");
+  char buf[256] = {};
+  d_.check(d_.DeviceGetName(buf, sizeof buf, dev_), "cuDeviceGetName");
+  devname_ = buf;
+  int maj = 0, min = 0;
+  d_.DeviceGetAttribute(&maj, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev_);
+  d_.DeviceGetAttribute(&min, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev_);
+  arch_ = maj * 10 + min;
+  // The primary context is the one the CUDA runtime (inside cuBLAS) uses too.
+  d_.check(d_.DevicePrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain");
+  d_.check(d_.CtxSetCurrent(ctx_), "cuCtxSetCurrent");
+  providers_ = {make_generated_provider(*this), make_blas_provider(*this),
+                make_reference_provider(*this)};
+}
+
+CudaBackend::~CudaBackend() {
+  providers_.clear();  // cuBLAS handles before the context
+  if (ctx_) d_.DevicePrimaryCtxRelease(dev_);
+}
+
+std::string CudaBackend::device_description() const {
+  return devname_ + " (sm_" + std::to_string(arch_) + ", NVRTC " +
+         Compiler::instance().version() + ")";
+}
+
+std::unique_ptr<Buffer> CudaBackend::alloc(std::size_t bytes) {
+  return std::make_unique<CudaBuffer>(d_, bytes);
+}
+
+void CudaBackend::upload(Buffer& dst, std::size_t off, const void* src, std::size_t bytes) {
+  if (bytes) d_.check(d_.MemcpyHtoD(ptr(dst) + off, src, bytes), "cuMemcpyHtoD");
+}
+
+void CudaBackend::download(void* dst, const Buffer& src, std::size_t off, std::size_t bytes) {
+  if (bytes) d_.check(d_.MemcpyDtoH(dst, ptr(src) + off, bytes), "cuMemcpyDtoH");
+}
+
+void CudaBackend::copy(Buffer& dst, std::size_t doff, const Buffer& src, std::size_t soff,
+                       std::size_t bytes) {
+  if (bytes) d_.check(d_.MemcpyDtoD(ptr(dst) + doff, ptr(src) + soff, bytes), "cuMemcpyDtoD");
+}
+
+std::shared_ptr<Module> CudaBackend::compile(const std::string& source,
+                                             const std::vector<std::string>& flags) {
+  CompileResult r = Compiler::instance().compile_cubin(source, arch_, flags);
+  if (opts_.verbose)
+    std::cerr << "cuda: " << (r.from_cache ? "cached" : "compiled") << " module for sm_" << arch_
+              << "\n";
+  return std::make_shared<CudaModule>(d_, r);
+}
+
+void CudaBackend::synchronize() { d_.check(d_.CtxSynchronize(), "cuCtxSynchronize"); }
+
+void CudaBackend::launch(CUfunction f, std::size_t grid, unsigned bx, unsigned by, void** args) {
+  if (grid == 0) return;
+  d_.check(d_.LaunchKernel(f, unsigned(grid), 1, 1, bx, by, 1, 0, nullptr, args, nullptr),
+           "cuLaunchKernel");
+}
+
+std::vector<double> CudaBackend::time_runs(const std::function<void()>& enqueue, int warmup,
+                                           int nrep) {
+  for (int i = 0; i < warmup; ++i) enqueue();
+  CUevent e0 = nullptr, e1 = nullptr;
+  d_.check(d_.EventCreate(&e0, CU_EVENT_DEFAULT), "cuEventCreate");
+  d_.check(d_.EventCreate(&e1, CU_EVENT_DEFAULT), "cuEventCreate");
+  std::vector<double> out;
+  try {
+    for (int i = 0; i < nrep; ++i) {
+      d_.check(d_.EventRecord(e0, nullptr), "cuEventRecord");
+      enqueue();
+      d_.check(d_.EventRecord(e1, nullptr), "cuEventRecord");
+      d_.check(d_.EventSynchronize(e1), "cuEventSynchronize");
+      float ms = 0;
+      d_.check(d_.EventElapsedTime(&ms, e0, e1), "cuEventElapsedTime");
+      out.push_back(double(ms) * 1e-3);
+    }
+  } catch (...) {
+    d_.EventDestroy(e0);
+    d_.EventDestroy(e1);
+    throw;
+  }
+  d_.EventDestroy(e0);
+  d_.EventDestroy(e1);
+  return out;
+}
+
+const Bandwidth& CudaBackend::bandwidth() {
+  if (bw_) return *bw_;
+  std::string desc = device_description();
+  std::string key = "bandwidth/cuda-" + matmul::hex64(matmul::fnv1a(desc.data(), desc.size()));
+  if (auto s = cache_read(key)) {
+    std::istringstream in(*s);
+    Bandwidth b;
+    if (in >> b.copy_gbs >> b.triad_gbs) return *(bw_ = b);
+  }
+  // STREAM copy and triad on 2^25 doubles per array (256 MiB): far above any L2.
+  const std::size_t n = std::size_t(1) << 25;
+  auto mod = std::static_pointer_cast<CudaModule>(compile(
+      "extern \"C\" __global__ void bw_copy(long n, const double* __restrict__ a,"
+      " double* __restrict__ c)\n"
+      "{ long i = blockIdx.x*(long)blockDim.x + threadIdx.x; if (i < n) c[i] = a[i]; }\n"
+      "extern \"C\" __global__ void bw_triad(long n, double* __restrict__ a,"
+      " const double* __restrict__ b, const double* __restrict__ c, double s)\n"
+      "{ long i = blockIdx.x*(long)blockDim.x + threadIdx.x; if (i < n) a[i] = b[i] + s*c[i]; }\n"));
+  auto a = alloc(n * 8), b = alloc(n * 8), c = alloc(n * 8);
+  CUdeviceptr pa = ptr(*a), pb = ptr(*b), pc = ptr(*c);
+  long ln = long(n);
+  double s = 3.0;
+  CUfunction fc = mod->function("bw_copy"), ft = mod->function("bw_triad");
+  void* copy_args[] = {&ln, &pa, &pc};
+  void* triad_args[] = {&ln, &pa, &pb, &pc, &s};
+  std::size_t grid = (n + 255) / 256;
+  auto best = [](std::vector<double> t) { return *std::min_element(t.begin(), t.end()); };
+  double tc = best(time_runs([&] { launch(fc, grid, 256, 1, copy_args); }, 2, 10));
+  double tt = best(time_runs([&] { launch(ft, grid, 256, 1, triad_args); }, 2, 10));
+  Bandwidth bw{2.0 * 8.0 * double(n) / tc * 1e-9, 3.0 * 8.0 * double(n) / tt * 1e-9};
+  char text[64];
+  std::snprintf(text, sizeof text, "%.3f %.3f\n", bw.copy_gbs, bw.triad_gbs);
+  cache_write(key, text);
+  return *(bw_ = bw);
+}
+
+std::vector<std::shared_ptr<matmul::Provider>> CudaBackend::matmul_providers() {
+  return providers_;
+}
+
+}  // namespace cuda
+}  // namespace frmini::kernels

@@ -1,0 +1,88 @@
+// The cuda backend: one device's primary context, the driver API opened at run time
+// (driver.hpp), NVRTC to cubin for the device's own architecture (compiler.hpp), device events
+// for timing, and the matmul providers generated / blas (cuBLAS) / reference.
+#pragma once
+
+#include <cuda.h>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/backend.hpp"
+#include "kernels/cuda/compiler.hpp"
+
+namespace frmini::kernels::cuda {
+
+struct Driver;
+
+class CudaBuffer : public Buffer {
+ public:
+  CudaBuffer(const Driver& d, std::size_t bytes);
+  ~CudaBuffer() override;
+  CUdeviceptr ptr() const { return ptr_; }
+
+ private:
+  const Driver& d_;
+  CUdeviceptr ptr_ = 0;
+};
+
+class CudaModule : public Module {
+ public:
+  CudaModule(const Driver& d, const CompileResult& r);
+  ~CudaModule() override;
+  CUfunction function(const std::string& name) const;
+  const CompileResult& compiled() const { return compiled_; }
+
+ private:
+  const Driver& d_;
+  CUmodule mod_ = nullptr;
+  CompileResult compiled_;
+};
+
+class CudaBackend : public Backend {
+ public:
+  explicit CudaBackend(const BackendOptions& opts);
+  ~CudaBackend() override;
+
+  const std::string& name() const override { return name_; }
+  std::string device_description() const override;
+  std::size_t soa_width(Precision) const override { return 32; }  // a warp of columns
+  std::size_t alignment() const override { return 128; }          // PyFR's CUDA alignb
+
+  std::unique_ptr<Buffer> alloc(std::size_t bytes) override;
+  void upload(Buffer& dst, std::size_t dst_offset, const void* src, std::size_t bytes) override;
+  void download(void* dst, const Buffer& src, std::size_t src_offset,
+                std::size_t bytes) override;
+  void copy(Buffer& dst, std::size_t dst_offset, const Buffer& src, std::size_t src_offset,
+            std::size_t bytes) override;
+  std::shared_ptr<Module> compile(const std::string& source,
+                                  const std::vector<std::string>& flags = {}) override;
+  void synchronize() override;
+  std::vector<double> time_runs(const std::function<void()>& enqueue, int warmup,
+                                int nrep) override;
+  const Bandwidth& bandwidth() override;
+  std::vector<std::shared_ptr<matmul::Provider>> matmul_providers() override;
+
+  // CUDA specifics for the providers.
+  const Driver& driver() const { return d_; }
+  int arch() const { return arch_; }  // 90 for sm_90
+  bool verbose() const { return opts_.verbose; }
+  // Launches `f` on the default stream; `args` are pointers to the arguments.
+  void launch(CUfunction f, std::size_t grid, unsigned bx, unsigned by, void** args);
+  static CUdeviceptr ptr(const Buffer& b) { return static_cast<const CudaBuffer&>(b).ptr(); }
+
+ private:
+  const Driver& d_;
+  BackendOptions opts_;
+  std::string name_ = "cuda";
+  CUdevice dev_ = 0;
+  CUcontext ctx_ = nullptr;
+  int arch_ = 0;
+  std::string devname_;
+  std::optional<Bandwidth> bw_;
+  std::vector<std::shared_ptr<matmul::Provider>> providers_;
+};
+
+}  // namespace frmini::kernels::cuda
