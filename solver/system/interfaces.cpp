@@ -1,0 +1,138 @@
+#include "solver/system/interfaces.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+#include <sstream>
+
+#include "operators/error.hpp"
+
+namespace frmini::solver {
+
+namespace {
+
+// The flux points of each face of a group: face -> [first, count) in the fpts numbering.
+std::vector<std::pair<int, int>> face_ranges(const std::vector<int>& fpts_face) {
+  std::vector<std::pair<int, int>> r;
+  for (int i = 0; i < int(fpts_face.size()); ++i) {
+    int f = fpts_face[i];
+    if (int(r.size()) <= f) r.resize(f + 1, {i, 0});
+    if (r[f].second == 0) r[f].first = i;
+    ++r[f].second;
+  }
+  return r;
+}
+
+struct Side {
+  const GroupGeometry* geo;
+  int64_t elem;
+  int fpt;
+};
+
+// Value c of a (npts, ndims, neles) panel.
+double at(const std::vector<double>& p, const GroupGeometry& g, int i, int c, int64_t e) {
+  return p[(std::size_t(i) * g.ndims + c) * std::size_t(g.neles) + std::size_t(e)];
+}
+
+std::string where(const meshes::Mesh& m, int g, int64_t e, int f) {
+  std::ostringstream o;
+  o << m.groups[g].etype << " element " << e << " face " << f;
+  return o.str();
+}
+
+void add_normal(std::vector<double>& nrm, std::vector<double>& magn, const GroupGeometry& geo,
+                int fpt, int64_t e) {
+  double l = 0;
+  for (int c = 0; c < geo.ndims; ++c) l += std::pow(at(geo.pnorm_fpts, geo, fpt, c, e), 2);
+  l = std::sqrt(l);
+  for (int c = 0; c < geo.ndims; ++c) nrm.push_back(at(geo.pnorm_fpts, geo, fpt, c, e) / l);
+  magn.push_back(l);
+}
+
+}  // namespace
+
+Interfaces build_interfaces(const meshes::Mesh& mesh, const std::vector<GroupGeometry>& geos,
+                            const std::vector<std::vector<int>>& fpts_face) {
+  const int nd = mesh.ndims;
+  Interfaces out;
+  out.internal.ndims = nd;
+  out.boundaries.resize(mesh.boundaries.size());
+  for (std::size_t b = 0; b < mesh.boundaries.size(); ++b) {
+    out.boundaries[b].name = mesh.boundaries[b];
+    out.boundaries[b].ndims = nd;
+  }
+  std::vector<std::vector<std::pair<int, int>>> ranges;
+  for (const auto& ff : fpts_face) ranges.push_back(face_ranges(ff));
+
+  for (int g = 0; g < int(mesh.groups.size()); ++g) {
+    const auto& grp = mesh.groups[g];
+    const GroupGeometry& geo = geos[g];
+    for (int64_t e = 0; e < grp.neles; ++e)
+      for (int f = 0; f < grp.nfaces; ++f) {
+        const auto& link = grp.link(e, f);
+        auto [f0, nf] = ranges[g][f];
+        if (link.kind == meshes::FaceLink::boundary) {
+          auto& bi = out.boundaries[link.index];
+          for (int i = f0; i < f0 + nf; ++i) {
+            bi.left.push_back({g, i, e});
+            add_normal(bi.nrm, bi.magn, geo, i, e);
+            for (int c = 0; c < nd; ++c) bi.ploc.push_back(at(geo.ploc_fpts, geo, i, c, e));
+          }
+          continue;
+        }
+        // Each internal or periodic pair once: from its lexicographically smaller side.
+        const int rg = link.index;
+        const int64_t re = link.elem;
+        const int rf = link.face;
+        if (std::tie(g, e, f) > std::tie(rg, re, rf)) continue;
+        const GroupGeometry& rgeo = geos[rg];
+        auto [r0, rn] = ranges[rg][rf];
+        if (rn != nf)
+          throw UserError("mesh: " + where(mesh, g, e, f) + " and " + where(mesh, rg, re, rf) +
+                          " have different numbers of flux points");
+        // Left points, moved onto the right face by the periodic transform if there is one.
+        std::vector<double> xl(std::size_t(nf) * nd), xr(std::size_t(nf) * nd);
+        double size = 0;
+        for (int i = 0; i < nf; ++i) {
+          double p[3] = {0, 0, 0};
+          for (int c = 0; c < nd; ++c) p[c] = at(geo.ploc_fpts, geo, f0 + i, c, e);
+          if (link.kind == meshes::FaceLink::periodic) {
+            const auto& t = mesh.transforms[link.transform];
+            double q[3];
+            for (int r = 0; r < 3; ++r) q[r] = t[r * 4 + 0] * p[0] + t[r * 4 + 1] * p[1] + t[r * 4 + 2] * p[2] + t[r * 4 + 3];
+            for (int c = 0; c < 3; ++c) p[c] = q[c];
+          }
+          for (int c = 0; c < nd; ++c) {
+            xl[i * nd + c] = p[c];
+            xr[i * nd + c] = at(rgeo.ploc_fpts, rgeo, r0 + i, c, re);
+          }
+        }
+        // Tolerance relative to the face's extent and its distance from the origin (faces of
+        // a single point, p = 0 in 2D, have no extent).
+        for (int i = 0; i < nf; ++i)
+          for (int c = 0; c < nd; ++c)
+            size = std::max({size, std::abs(xl[i * nd + c] - xl[c]), std::abs(xl[i * nd + c])});
+        const double tol = 1e-6 * std::max(size, 1e-300);
+        std::vector<char> taken(nf, 0);
+        for (int i = 0; i < nf; ++i) {
+          int best = -1;
+          double bd = 0;
+          for (int j = 0; j < nf; ++j) {
+            double d = 0;
+            for (int c = 0; c < nd; ++c) d += std::pow(xl[i * nd + c] - xr[j * nd + c], 2);
+            if (best < 0 || d < bd) best = j, bd = d;
+          }
+          if (std::sqrt(bd) > tol || taken[best])
+            throw UserError("mesh: the flux points of " + where(mesh, g, e, f) + " and " +
+                            where(mesh, rg, re, rf) + " do not coincide (non-conforming faces)");
+          taken[best] = 1;
+          out.internal.left.push_back({g, f0 + i, e});
+          out.internal.right.push_back({rg, r0 + best, re});
+          add_normal(out.internal.nrm, out.internal.magn, geo, f0 + i, e);
+        }
+      }
+  }
+  return out;
+}
+
+}  // namespace frmini::solver
