@@ -100,7 +100,14 @@ void Reader::read_fluid(const std::set<int>& entities) {
     std::vector<std::vector<size_t>> etags, ntags;
     gmsh::model::mesh::getElements(types, etags, ntags, dim_, ent);
     for (size_t k = 0; k < types.size(); ++k) {
-      GmshType t = gmsh_type(types[k], src_);
+      GmshType t;
+      try {
+        t = gmsh_type(types[k], src_);
+      } catch (const std::string&) {
+        // Gmsh 4.8 reads some types it cannot describe (prisms of order 3, 4).
+        t = gmsh_type_from_elements(types[k], ntags[k], etags[k].size(),
+                                    [this](size_t tag) { return node(tag); }, dim_, src_);
+      }
       if (t.etype.empty() || t.dim != dim_) continue;
       auto [it, fresh] = group_of_type_.try_emplace(t.etype, raw_.groups.size());
       if (fresh) raw_.groups.push_back({t.etype, t.order, {}, {}});

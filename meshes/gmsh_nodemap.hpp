@@ -3,6 +3,8 @@
 // coordinates (getElementProperties), not from hand-written tables.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,5 +21,15 @@ struct GmshType {
 // Throws UserError naming `source` for element types frmini cannot use (serendipity elements,
 // orders above 4, polygons...). Requires an initialised Gmsh session.
 GmshType gmsh_type(int gmsh_type_id, const std::string& source);
+
+// Gmsh 4.8 cannot describe some types it reads (prisms of order 3 and 4: getElementProperties
+// throws "FaceClosureFull not implemented"). For those the layout is recovered from the mesh
+// itself: the nodes of a straight-sided element, pulled back through the element's vertex map,
+// land on the lattice. node_tags holds the elements' nodes ([nelems][nnodes]); coords(tag) gives
+// a node's coordinates. Throws UserError if no element of the list is straight enough.
+GmshType gmsh_type_from_elements(int gmsh_type_id, const std::vector<std::size_t>& node_tags,
+                                 std::size_t nelems,
+                                 const std::function<const double*(std::size_t)>& coords,
+                                 int ndims, const std::string& source);
 
 }  // namespace frmini::meshes

@@ -97,7 +97,9 @@ TEST_CASE("periodic boxes of every type, every MSH flavour", "[meshes][gmsh]") {
 }
 
 TEST_CASE("geometric orders 1-4 are read in std_ele order", "[meshes][gmsh]") {
-  for (std::string name : {"box-quad", "box-tri", "box-hex", "box-tet"})
+  // box-mixed3d brings the pyramids; prisms of order 3 and 4 go through the fallback that
+  // recovers the node layout from straight elements (Gmsh 4.8 cannot describe them).
+  for (std::string name : {"box-quad", "box-tri", "box-hex", "box-tet", "box-pri", "box-mixed3d"})
     for (int order = 1; order <= 4; ++order) {
       GeneratorOptions o;
       o.name = name;
@@ -105,14 +107,17 @@ TEST_CASE("geometric orders 1-4 are read in std_ele order", "[meshes][gmsh]") {
       o.order = order;
       INFO(name << " order " << order);
       Mesh m = generate_and_import(o);
-      REQUIRE(m.groups.size() == 1);
-      CHECK(m.groups[0].order == order);
-      // Straight elements: if the permutation were wrong, high-order nodes would be off the
-      // linear map (curved) and the Jacobian would not be constant.
-      for (auto c : m.groups[0].curved) CHECK(c == 0);
-      auto geo = analyse_group(m.groups[0], m.ndims);
-      CHECK(std::abs(geo.volume - 1.0) < 1e-11);
-      CHECK(geo.min_jacobian > 0);
+      double vol = 0;
+      for (const auto& g : m.groups) {
+        CHECK(g.order == order);
+        // Straight elements: with a wrong permutation the high-order nodes would be off the
+        // linear map (flagged curved) and the volume would be wrong.
+        for (auto c : g.curved) CHECK(c == 0);
+        auto geo = analyse_group(g, m.ndims);
+        CHECK(geo.min_jacobian > 0);
+        vol += geo.volume;
+      }
+      CHECK(std::abs(vol - 1.0) < 1e-11);
     }
 }
 
