@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <tuple>
 
 #include "frmini_config.hpp"
 #include "meshes/element_types.hpp"

@@ -1,6 +1,7 @@
 #include "meshes/partition.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <numeric>
 

@@ -1,9 +1,11 @@
 // frmini import in.msh out.h5: a Gmsh mesh (through the Gmsh SDK) to a frmini mesh file.
+#include <filesystem>
 #include <iostream>
 
 #include "meshes/connectivity.hpp"
 #include "meshes/gmsh_import.hpp"
 #include "meshes/mesh_file.hpp"
+#include "operators/error.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
 
@@ -22,6 +24,9 @@ int run_import(const std::vector<std::string>& argv) {
           "Every element face must match a neighbour, a named boundary or a periodic partner.\n"
           "See docs/meshes.md and docs/file-formats.md.");
   Args a = p.parse(argv);
+  std::error_code ec;
+  if (std::filesystem::equivalent(a.get("in.msh"), a.get("out.h5"), ec))
+    throw UserError("import: the output " + a.get("out.h5") + " is the input file");
   meshes::Mesh m = meshes::build_mesh(meshes::read_gmsh(a.get("in.msh")));
   meshes::write_mesh(a.get("out.h5"), m);
   auto fc = meshes::count_faces(m);

@@ -9,10 +9,13 @@
 #include <map>
 #include <numbers>
 
+#include <gmsh.h>
+
 #include "meshes/connectivity.hpp"
 #include "meshes/generators.hpp"
 #include "meshes/geometry.hpp"
 #include "meshes/gmsh_import.hpp"
+#include "meshes/gmsh_session.hpp"
 #include "operators/error.hpp"
 #include "tests/frmini_catch.hpp"
 
@@ -67,6 +70,29 @@ double volume(const Mesh& m) {
 }
 
 std::string data(const std::string& f) { return std::string(FRMINI_TEST_DATA_DIR) + "/data/" + f; }
+
+// The volume of a .msh file as Gmsh itself computes it (its own basis functions, Jacobians and
+// Gauss rules): an independent check of frmini's node permutation and Lagrange basis.
+double gmsh_volume(const std::string& file) {
+  GmshSession session;
+  gmsh::open(file);
+  int dim = 0;
+  for (int d = 3; d >= 2 && !dim; --d) {
+    std::vector<int> types;
+    gmsh::model::mesh::getElementTypes(types, d);
+    if (!types.empty()) dim = d;
+  }
+  std::vector<int> types;
+  gmsh::model::mesh::getElementTypes(types, dim);
+  double v = 0;
+  for (int t : types) {
+    std::vector<double> uvw, w, jac, det, pts;
+    gmsh::model::mesh::getIntegrationPoints(t, "Gauss8", uvw, w);
+    gmsh::model::mesh::getJacobians(t, uvw, jac, det, pts);
+    for (size_t i = 0; i < det.size(); ++i) v += std::abs(det[i]) * w[i % w.size()];
+  }
+  return v;
+}
 
 }  // namespace
 
@@ -190,6 +216,23 @@ TEST_CASE("a file written by a user with the gmsh binary", "[meshes][gmsh]") {
   CHECK(count_faces(m).internal == (508 * 3 + 100 * 4 - 84) / 2);
   const double area = 8 - std::numbers::pi / 16;
   CHECK(std::abs(volume(m) - area) / area < 1e-6);
+  CHECK(std::abs(volume(m) - gmsh_volume(data("user_channel.msh"))) < 1e-12);
+}
+
+TEST_CASE("a 3D user file (MSH 2.2, curved tets, a name with a space)", "[meshes][gmsh]") {
+  // data/user_block.geo meshed by gmsh 4.8: 1164 tet10; boundary triangles 152 hole,
+  // 38 + 38 inflow/outflow, 124 sides, 158 + 158 bottom/top (counted from the .msh).
+  Mesh m = build_mesh(read_gmsh(data("user_block.msh")));
+  CHECK(counts(m) == std::map<std::string, int64_t>{{"tet", 1164}});
+  CHECK(m.boundaries ==
+        std::vector<std::string>{"bottom", "hole", "inflow", "outflow", "sides", "top"});
+  CHECK(count_faces(m).boundary == std::vector<int64_t>{158, 152, 38, 38, 124, 158});
+  CHECK(count_faces(m).internal == (1164 * 4 - 668) / 2);
+  // The mesh's own volume, as Gmsh computes it; the exact block minus hole to the accuracy of
+  // Gmsh's quadratic approximation of the hole.
+  CHECK(std::abs(volume(m) - gmsh_volume(data("user_block.msh"))) < 1e-12);
+  const double exact = 1 - 0.5 * std::numbers::pi * 0.04;
+  CHECK(std::abs(volume(m) - exact) / exact < 1e-5);
 }
 
 TEST_CASE("bad Gmsh files are UserErrors naming the problem", "[meshes][gmsh]") {
