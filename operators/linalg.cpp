@@ -16,6 +16,7 @@ Matrix matmul(const Matrix& a, const Matrix& b) {
   for (std::size_t i = 0; i < a.rows; ++i)
     for (std::size_t k = 0; k < a.cols; ++k) {
       const double aik = a(i, k);
+      if (aik == 0.0) continue;  // tensor-element operators are mostly zeros
       for (std::size_t j = 0; j < b.cols; ++j) c(i, j) += aik * b(k, j);
     }
   return c;

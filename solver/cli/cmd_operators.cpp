@@ -6,12 +6,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <sstream>
 #include <string>
 #include <vector>
 
 #include "operators/atomic_file.hpp"
 #include "operators/error.hpp"
+#include "operators/matrix_market.hpp"
 #include "operators/operators.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
@@ -87,25 +87,6 @@ void print_csv(const ops::ElementOperators& o) {
   }
 }
 
-// Matrix Market, coordinate real general, 1-based; every exact non-zero is written.
-std::string matrix_market(const ops::ElementOperators& o, const std::string& name) {
-  const auto& m = ops::get(o, name);
-  std::size_t nz = 0;
-  for (double v : m.data) nz += v != 0.0;
-  std::ostringstream s;
-  s << "%%MatrixMarket matrix coordinate real general\n"
-    << "% frmini operator " << name << ": " << describe(o) << "\n"
-    << m.rows << " " << m.cols << " " << nz << "\n";
-  char buf[64];
-  for (std::size_t i = 0; i < m.rows; ++i)
-    for (std::size_t j = 0; j < m.cols; ++j)
-      if (m(i, j) != 0.0) {
-        std::snprintf(buf, sizeof buf, "%.17g", m(i, j));
-        s << i + 1 << " " << j + 1 << " " << buf << "\n";
-      }
-  return s.str();
-}
-
 int run(const std::vector<std::string>& argv) {
   ArgParser parser("operators", "Build the FR operator matrices of one element type and report "
                                 "their shapes and sparsity.");
@@ -137,7 +118,8 @@ int run(const std::vector<std::string>& argv) {
   if (!dir.empty()) {
     for (const auto& name : ops::all_operator_names()) {
       const auto path = dir / (o.etype + "-p" + std::to_string(o.order) + "-" + name + ".mtx");
-      write_text_atomically(path, matrix_market(o, name));
+      write_text_atomically(path, ops::to_matrix_market(ops::get(o, name),
+                                                         "frmini operator " + name + ": " + describe(o)));
     }
     if (format == "table")
       std::cout << "wrote " << ops::all_operator_names().size() << " Matrix Market files to "
