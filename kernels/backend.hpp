@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/pointwise/kernel.hpp"
 #include "kernels/precision.hpp"
 
 namespace frmini::kernels {
@@ -54,6 +55,10 @@ class Backend {
   // Byte alignment of allocations and of leading dimensions.
   virtual std::size_t alignment() const = 0;
 
+  // Bytes of the device's last-level cache (L3 on CPUs, L2 on GPUs), read from the machine;
+  // benchmarks size working sets from it. 0 = unknown.
+  virtual std::size_t last_level_cache_bytes() const { return 0; }
+
   // Memory. Buffers are zero-initialised.
   virtual std::unique_ptr<Buffer> alloc(std::size_t bytes) = 0;
   virtual void upload(Buffer& dst, std::size_t dst_offset, const void* src, std::size_t bytes) = 0;
@@ -84,6 +89,11 @@ class Backend {
   // incumbent a challenger must beat by 5%): generated first, then vendor BLAS, then others.
   // 'reference' is always last and never chosen by auto.
   virtual std::vector<std::shared_ptr<matmul::Provider>> matmul_providers() = 0;
+
+  // Compiles a pointwise kernel (kernels/pointwise/spec.hpp), rendered in this backend's
+  // dialect at precision `p`, through compile() and its disk cache.
+  virtual std::unique_ptr<pointwise::PointwiseKernel> pointwise(const pointwise::Spec& spec,
+                                                                Precision p);
 };
 
 // A device allocation; freed on destruction. Backends subclass it.

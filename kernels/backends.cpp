@@ -1,5 +1,7 @@
 #include "kernels/backends.hpp"
 
+#include <stdexcept>
+
 #include "frmini_config.hpp"
 #include "operators/error.hpp"
 
@@ -10,6 +12,12 @@ std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOpti
   if (name == "opencl") return make_opencl_backend(opts);
   if (name == "cuda") return make_cuda_backend(opts);
   throw UserError("unknown backend '" + name + "' (choose cpu, opencl or cuda)");
+}
+
+std::unique_ptr<pointwise::PointwiseKernel> Backend::pointwise(const pointwise::Spec& spec,
+                                                              Precision) {
+  throw std::logic_error("backend " + name() + " cannot run pointwise kernels yet (" +
+                         spec.name + ")");
 }
 
 std::vector<std::string> built_backends() {

@@ -1,0 +1,68 @@
+// A pointwise kernel compiled for one backend (Backend::pointwise), bound to its arguments
+// and launched over ranges. Binding once and launching many times is how the solver uses
+// kernels: the RHS binds every kernel at setup; per step only scalars (time, RK weights)
+// change, through set_scalar.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "kernels/pointwise/spec.hpp"
+
+namespace frmini::kernels {
+class Buffer;
+}
+
+namespace frmini::kernels::pointwise {
+
+// The value of one spec argument (same order as Spec::args). Offsets are in elements of the
+// kernel's precision (fields, arrays, the arena) or of int64 (index tables).
+struct ArgValue {
+  Buffer* buf = nullptr;     // field, array: its panel; view: the arena
+  std::size_t offset = 0;
+  int64_t ld = 0;            // field, array
+  Buffer* ix = nullptr;      // view: index table (int64), and its offset
+  std::size_t ix_offset = 0;
+  Buffer* rs = nullptr;      // view with two-level shape: row-stride table (int64)
+  std::size_t rs_offset = 0;
+  double scalar = 0;         // scalar
+  int64_t index = 0;         // index
+
+  static ArgValue panel(Buffer* b, std::size_t off, int64_t ld) {
+    ArgValue a;
+    a.buf = b, a.offset = off, a.ld = ld;
+    return a;
+  }
+  static ArgValue view(Buffer* arena, Buffer* ix, std::size_t ix_off, Buffer* rs = nullptr,
+                       std::size_t rs_off = 0) {
+    ArgValue a;
+    a.buf = arena, a.ix = ix, a.ix_offset = ix_off, a.rs = rs, a.rs_offset = rs_off;
+    return a;
+  }
+  static ArgValue value(double x) {
+    ArgValue a;
+    a.scalar = x;
+    return a;
+  }
+  static ArgValue integer(int64_t i) {
+    ArgValue a;
+    a.index = i;
+    return a;
+  }
+};
+
+class PointwiseKernel {
+ public:
+  virtual ~PointwiseKernel() = default;
+  virtual const Spec& spec() const = 0;
+  // Binds every argument; must precede run().
+  virtual void bind(const std::vector<ArgValue>& args) = 0;
+  // Changes the value of scalar argument `arg` (an index into Spec::args).
+  virtual void set_scalar(std::size_t arg, double value) = 0;
+  // Enqueues the kernel over [begin, end): elements (element_points; begin a multiple of the
+  // backend's soa width) or points.
+  virtual void run(int64_t begin, int64_t end) = 0;
+};
+
+}  // namespace frmini::kernels::pointwise
