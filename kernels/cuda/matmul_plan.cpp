@@ -223,6 +223,14 @@ std::vector<Strategy> plan(const Analysis& a, Precision p, const PlanOptions& o)
   std::vector<Strategy> res;
   for (auto& x : out)
     if (!(have_fit && o.prune && x.s.est_regs > 255)) res.push_back(std::move(x.s));
+  std::size_t cap = o.prune ? o.max_candidates(a.nnz) : 0;
+  if (cap && res.size() > cap) {
+    auto fits = [&](const Strategy& s) { return s.est_regs <= o.reg_budget; };
+    bool kept = std::any_of(res.begin(), res.begin() + long(cap), fits);
+    auto first_fit = std::find_if(res.begin() + long(cap), res.end(), fits);
+    if (!kept && first_fit != res.end()) std::iter_swap(res.begin() + long(cap - 1), first_fit);
+    res.resize(cap);
+  }
   return res;
 }
 

@@ -48,6 +48,12 @@ struct PlanOptions {
   bool width2 = true;  // offer double2/float2 variants (caller checks n, ld, offset parity)
   // Drop strategies predicted to need > 255 registers when another fits the budget.
   bool prune = true;
+  // Candidate count by operator size (GiMMiK offers 4-7 and PyFR times <= 8): every candidate
+  // costs an NVRTC compile that grows with nnz, so large operators get the best few only.
+  // 0 = no limit. The list always keeps one strategy predicted within reg_budget.
+  std::size_t max_candidates(std::size_t nnz) const {
+    return nnz <= 1000 ? 0 : nnz <= 4000 ? 6 : 3;
+  }
 };
 
 // Every strategy for `a`, best-first: predicted spill-free before predicted spilling, then by
