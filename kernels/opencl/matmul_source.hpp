@@ -13,6 +13,8 @@
 //   cstream-ksplit used B rows split over `split` groups along y; each group loads its share
 //                  into registers; partial dots reduced through local memory, `chunk` C rows
 //                  at a time
+//   rowloop        for dense operators: A as a __constant table of literals over the used
+//                  columns, a rolled loop over C rows (code k terms long, not nnz)
 //
 // Every source defines `frmini_mm` with the signature
 //   (int n, __global const T* b, ulong boff, IX ldb, __global T* c, ulong coff, IX ldc)
@@ -30,7 +32,7 @@
 
 namespace frmini::kernels::opencl {
 
-enum class Shape { cstream, bstream, msplit, ksplit };
+enum class Shape { cstream, bstream, msplit, ksplit, rowloop };
 
 struct Strategy {
   Shape shape = Shape::cstream;

@@ -10,10 +10,10 @@ namespace {
 
 class ReferenceKernel : public matmul::Kernel {
  public:
-  ReferenceKernel(OpenCLBackend& be, const matmul::Problem& p) : be_(be), p_(p) {
+  ReferenceKernel(OpenCLBackend& be, const matmul::Problem& p, std::shared_ptr<Module> module)
+      : be_(be), p_(p) {
     const bool fp64 = be.info().fp64;
-    const std::string src = reference_source(p.precision, fp64);
-    kernel_ = KernelHandle(be.compile(src), "frmini_ref");
+    kernel_ = KernelHandle(std::move(module), "frmini_ref");
     const std::size_t mk = p.m() * p.k();
     if (fp64) {
       a_ = be.alloc(mk * sizeof(double));
@@ -72,12 +72,17 @@ class ReferenceProvider : public matmul::Provider {
       if (why_not) *why_not = "the device has no double precision";
       return out;
     }
-    out.push_back(std::make_unique<ReferenceKernel>(be_, p));
+    // One program per precision for the provider's lifetime: the tests and the benchmark
+    // ask for a reference kernel per problem, and rebuilding it each time costs seconds.
+    auto& module = modules_[p.precision == Precision::single ? 0 : 1];
+    if (!module) module = be_.compile(reference_source(p.precision, be_.info().fp64));
+    out.push_back(std::make_unique<ReferenceKernel>(be_, p, module));
     return out;
   }
 
  private:
   OpenCLBackend& be_;
+  std::shared_ptr<Module> modules_[2];
 };
 
 }  // namespace
