@@ -1,0 +1,113 @@
+#include "kernels/cpu/pointwise.hpp"
+
+#include <omp.h>
+
+#include <cstdint>
+#include <stdexcept>
+
+#include "kernels/pointwise/render.hpp"
+
+namespace frmini::kernels::cpu {
+
+namespace {
+
+using namespace pointwise;
+
+union CArg {
+  void* p;
+  int64_t i;
+  double d;
+};
+using CFn = void (*)(int64_t, int64_t, const CArg*);
+
+class CpuPointwise : public PointwiseKernel {
+ public:
+  CpuPointwise(CpuBackend& be, Spec spec, Precision p)
+      : spec_(std::move(spec)), prec_(p), soa_(int64_t(be.soa_width(p))), slots_(slots(spec_)) {
+    module_ = be.compile_c(render(spec_, Dialect::c, p, std::size_t(soa_)));
+    fn_ = reinterpret_cast<CFn>(module_->symbol(spec_.name));
+  }
+
+  const Spec& spec() const override { return spec_; }
+
+  void bind(const std::vector<ArgValue>& args) override {
+    if (args.size() != spec_.args.size())
+      throw std::logic_error(spec_.name + ": bound " + std::to_string(args.size()) +
+                             " arguments, the spec has " + std::to_string(spec_.args.size()));
+    const std::size_t item = itemsize(prec_);
+    cargs_.assign(slots_.size(), CArg{});
+    std::vector<int> next(args.size(), 0);  // which slot of an argument comes next
+    for (std::size_t k = 0; k < slots_.size(); ++k) {
+      const Slot& s = slots_[k];
+      const ArgValue& v = args[s.arg];
+      int nth = next[s.arg]++;
+      switch (s.type) {
+        case SlotType::fp_buffer:
+          cargs_[k].p = host_ptr(*v.buf, v.offset * item);
+          break;
+        case SlotType::idx_buffer:
+          cargs_[k].p = nth == 1 ? host_ptr(*v.ix, v.ix_offset * sizeof(int64_t))
+                                 : host_ptr(*v.rs, v.rs_offset * sizeof(int64_t));
+          break;
+        case SlotType::int64:
+          cargs_[k].i = spec_.args[s.arg].kind == ArgKind::index ? v.index : v.ld;
+          break;
+        case SlotType::fp_scalar:
+          cargs_[k].d = v.scalar;
+          break;
+      }
+    }
+    bound_ = true;
+  }
+
+  void set_scalar(std::size_t arg, double value) override {
+    for (std::size_t k = 0; k < slots_.size(); ++k)
+      if (slots_[k].arg == arg && slots_[k].type == SlotType::fp_scalar) {
+        cargs_[k].d = value;
+        return;
+      }
+    throw std::logic_error(spec_.name + ": argument " + std::to_string(arg) + " is no scalar");
+  }
+
+  void run(int64_t begin, int64_t end) override {
+    if (!bound_) throw std::logic_error(spec_.name + ": run before bind");
+    if (end <= begin) return;
+    const CArg* a = cargs_.data();
+    if (omp_in_parallel()) {
+      fn_(begin, end, a);
+      return;
+    }
+    // Element kernels split on SoA-block boundaries so no two threads share a block.
+    const int64_t unit = spec_.space == Space::element_points ? soa_ : 1;
+    const int64_t nunits = (end - begin + unit - 1) / unit;
+#pragma omp parallel
+    {
+      const int64_t nt = omp_get_num_threads(), t = omp_get_thread_num();
+      const int64_t u0 = nunits * t / nt, u1 = nunits * (t + 1) / nt;
+      const int64_t b = begin + u0 * unit, e = std::min(end, begin + u1 * unit);
+      if (b < e) fn_(b, e, a);
+    }
+  }
+
+ private:
+  Spec spec_;
+  Precision prec_;
+  int64_t soa_;
+  std::vector<Slot> slots_;
+  std::shared_ptr<CpuModule> module_;
+  CFn fn_ = nullptr;
+  std::vector<CArg> cargs_;
+  bool bound_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<PointwiseKernel> make_pointwise(CpuBackend& be, const Spec& spec, Precision p) {
+  return std::make_unique<CpuPointwise>(be, spec, p);
+}
+
+std::unique_ptr<PointwiseKernel> CpuBackend::pointwise(const Spec& spec, Precision p) {
+  return make_pointwise(*this, spec, p);
+}
+
+}  // namespace frmini::kernels::cpu

@@ -1,0 +1,74 @@
+// frmini run / frmini restart: a case file (TOML) to a finished run with its report.
+#include <iostream>
+
+#include "solver/cli/args.hpp"
+#include "solver/cli/commands.hpp"
+#include "solver/config/schema.hpp"
+#include "solver/io/solution_file.hpp"
+#include "solver/run/runner.hpp"
+
+namespace frmini::cli {
+
+namespace {
+
+ArgParser run_parser(const std::string& cmd, bool restart) {
+  ArgParser p(cmd, restart ? "Continue a run from a solution file, bit for bit."
+                           : "Run a case: read the TOML file, march in time, write solutions.");
+  p.positional("case", "the case file (TOML); --help-config lists every key");
+  if (restart) p.positional("solution", "a solution file written by frmini run (.h5)");
+  p.option("backend", "NAME", "cpu, opencl or cuda (overrides [backend] name)")
+      .option("matmul", "NAME", "generated, blas, xsmm, reference or auto (overrides [backend] matmul)")
+      .option("precision", "P", "single or double (overrides [backend] precision)")
+      .option("order", "P", "polynomial order (overrides [solver] order)")
+      .option("steps", "N", "stop after N steps (the writer saves the final state)")
+      .flag("quiet", "no progress bar")
+      .flag("help-config", "print every case-file section and key with type, default and help")
+      .epilog("Flags override the case file; the solution files record both.");
+  return p;
+}
+
+std::vector<solver::Override> overrides(const Args& a, std::string& text) {
+  std::vector<solver::Override> o;
+  auto add = [&](const char* flag, const char* sec, const char* key) {
+    if (!a.given(flag)) return;
+    o.push_back({sec, key, a.get(flag), std::string("--") + flag});
+    text += std::string(text.empty() ? "" : " ") + "--" + flag + " " + a.get(flag);
+  };
+  add("backend", "backend", "name");
+  add("matmul", "backend", "matmul");
+  add("precision", "backend", "precision");
+  add("order", "solver", "order");
+  return o;
+}
+
+int run(const std::vector<std::string>& argv, bool restart) {
+  // --help-config needs no case file.
+  for (const auto& s : argv)
+    if (s == "--help-config") {
+      config::print_schema(std::cout);
+      return 0;
+    }
+  const std::string cmd = restart ? "restart" : "run";
+  Args a = run_parser(cmd, restart).parse(argv);
+  std::string flags;
+  auto ov = overrides(a, flags);
+  solver::RunOptions o;
+  o.quiet = a.flag("quiet");
+  o.flags = flags;
+  if (a.given("steps")) o.max_steps = a.get_int("steps", 0, 1L << 50);
+  solver::Case k = solver::load_case(a.get("case"), ov);
+  solver::SolutionFile sf;
+  if (restart) {
+    sf = solver::read_solution(a.get("solution"));
+    o.restart = &sf;
+  }
+  solver::run_case(k, o);
+  return 0;
+}
+
+}  // namespace
+
+FRMINI_COMMAND("run", "run a case (TOML) to its end time and report", [](const auto& a) { return run(a, false); }, 20);
+FRMINI_COMMAND("restart", "continue a run from a solution file", [](const auto& a) { return run(a, true); }, 21);
+
+}  // namespace frmini::cli

@@ -1,0 +1,31 @@
+// Solution files (HDF5, documented in docs/file-formats.md): the case text, the mesh UUID, the
+// integrator state and the solution of every element group as PyFR lays it out,
+// /soln/p<order>-<etype> of shape (neles, nvars, nupts) in conserved variables. Written to a
+// temporary name and renamed; enough to restart bit for bit.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "solver/integrators/integrator.hpp"
+
+namespace frmini::solver {
+
+struct SolutionFile {
+  std::string config_text;   // the case file as run (flags applied are recorded separately)
+  std::string config_name;   // its path, for messages
+  std::string flags;         // command-line overrides, e.g. "--backend opencl"
+  std::string mesh_uuid;
+  std::string system;        // euler | navier-stokes
+  int order = 0, ndims = 0, nvars = 0;
+  IntegratorState state;
+  std::vector<std::string> etypes;
+  std::vector<std::vector<double>> soln;  // per group [neles][nvars][nupts]
+  std::vector<std::vector<std::size_t>> shapes;  // per group {neles, nvars, nupts}
+};
+
+void write_solution(const std::string& path, const SolutionFile& s);
+// Throws UserError naming the file if it is missing, not a frmini solution or incomplete.
+SolutionFile read_solution(const std::string& path);
+
+}  // namespace frmini::solver

@@ -1,0 +1,49 @@
+// Everything outside the right-hand side is a plugin (Trixi.jl's callbacks, PyFR's plugins):
+// the solution writer, the NaN check, the progress bar, per-step timing and the run report,
+// conserved integrals. A plugin sees the run through RunContext and may ask the runner to stop
+// at a time (next_time) so outputs land exactly on their times.
+#pragma once
+
+#include <filesystem>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/backend.hpp"
+#include "solver/integrators/integrator.hpp"
+#include "solver/run/case.hpp"
+#include "solver/system/system.hpp"
+
+namespace frmini::solver {
+
+struct RunContext {
+  const Case& kase;
+  System& sys;
+  Integrator& intg;
+  kernels::Backend& be;
+  std::string flags;      // command-line overrides, recorded in solution files
+  bool quiet = false;
+  double setup_seconds = 0;
+  std::string last_file;  // the last solution file written (nancheck names it)
+};
+
+class Plugin {
+ public:
+  virtual ~Plugin() = default;
+  virtual std::string name() const = 0;
+  virtual void start(RunContext&) {}
+  virtual void after_step(RunContext&) {}
+  virtual void finish(RunContext&) {}
+  // The next time the run must land on exactly (infinity = none).
+  virtual double next_time(const RunContext&) const { return std::numeric_limits<double>::infinity(); }
+};
+
+// The plugins a case enables ([plugins.*] sections), plus the ones every run has (progress,
+// timing report). Constructed by name, as PyFR finds plugins.
+std::vector<std::unique_ptr<Plugin>> make_plugins(const Case& k, bool quiet);
+
+// The solution file of the current state (used by the writer and by the runner at the end).
+std::string write_current_solution(RunContext& ctx, const std::filesystem::path& path);
+
+}  // namespace frmini::solver

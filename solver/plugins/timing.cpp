@@ -1,0 +1,92 @@
+// Per-step wall times (to CSV with [plugins.timing]) and the end-of-run report of
+// ARCHITECTURE.md §9: time per step, DOF, DOF-stages/s and the matmul provider chosen for
+// every operator product.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <numeric>
+
+#include "operators/atomic_file.hpp"
+#include "solver/plugins/plugins_internal.hpp"
+
+namespace frmini::solver {
+
+namespace {
+class Timing : public Plugin {
+ public:
+  explicit Timing(const Case& k) {
+    if (k.cfg.has_section("plugins.timing"))
+      file_ = k.cfg.dir() / k.cfg.str("plugins.timing", "file");
+  }
+  std::string name() const override { return "timing"; }
+  void start(RunContext& ctx) override {
+    ctx.be.synchronize();
+    last_ = clock::now();
+  }
+  void after_step(RunContext& ctx) override {
+    // Synchronising each step costs GPUs a little overlap but gives true per-step times.
+    ctx.be.synchronize();
+    auto now = clock::now();
+    const auto& st = ctx.intg.state();
+    rows_.push_back({st.nsteps, st.t, std::chrono::duration<double>(now - last_).count()});
+    last_ = now;
+  }
+  void finish(RunContext& ctx) override {
+    if (!file_.empty()) {
+      std::string csv = "step,t,wall_s\n";
+      char b[128];
+      for (const auto& r : rows_) {
+        std::snprintf(b, sizeof b, "%lld,%.10g,%.6e\n", (long long)r.step, r.t, r.wall);
+        csv += b;
+      }
+      write_text_atomically(file_, csv);
+    }
+    report(ctx);
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  struct Row {
+    int64_t step;
+    double t, wall;
+  };
+  void report(RunContext& ctx) {
+    const auto& st = ctx.intg.state();
+    std::vector<double> w;
+    // The first step pays for compilation and tuning: leave it out of the statistics.
+    for (std::size_t i = rows_.size() > 1 ? 1 : 0; i < rows_.size(); ++i) w.push_back(rows_[i].wall);
+    double mean = w.empty() ? 0 : std::accumulate(w.begin(), w.end(), 0.0) / double(w.size());
+    double mn = w.empty() ? 0 : *std::min_element(w.begin(), w.end());
+    const double dofs = double(ctx.sys.ndofs());
+    std::printf("\nfrmini run report\n");
+    std::printf("  case            %s\n", ctx.kase.cfg.filename().c_str());
+    std::printf("  mesh            %s:", ctx.kase.mesh_source.c_str());
+    for (const auto& l : ctx.sys.layout()) std::printf(" %lld %s", (long long)l.neles, l.etype.c_str());
+    std::printf("\n  backend         %s (%s), %s precision, matmul %s\n", ctx.be.name().c_str(),
+                ctx.be.device_description().c_str(), kernels::to_string(ctx.sys.config().precision),
+                ctx.sys.config().matmul.c_str());
+    std::printf("  system          %s, order %d, %.0f solution points (DOF), %d variables\n",
+                ctx.sys.config().phys.system.c_str(), ctx.sys.config().order, dofs, ctx.sys.nvars());
+    std::printf("  steps           %lld (%lld rejected), t = %.6g, scheme %s\n",
+                (long long)st.nsteps, (long long)st.nrejected, st.t, ctx.intg.options().scheme.c_str());
+    std::printf("  setup           %.2f s (mesh, geometry, kernels compiled on first use)\n",
+                ctx.setup_seconds);
+    if (!w.empty()) {
+      std::printf("  time per step   mean %.4g s, min %.4g s (over %zu steps after the first)\n",
+                  mean, mn, w.size());
+      std::printf("  DOF-stages/s    %.4g\n", dofs * ctx.intg.stages() / mean);
+    }
+    std::printf("  matmul providers chosen:\n");
+    for (const auto& [op, choice] : ctx.sys.matmul_choices())
+      std::printf("    %-18s %s\n", op.c_str(), choice.c_str());
+  }
+  std::filesystem::path file_;
+  std::vector<Row> rows_;
+  clock::time_point last_;
+};
+}  // namespace
+
+std::unique_ptr<Plugin> make_timing(const Case& k) { return std::make_unique<Timing>(k); }
+
+}  // namespace frmini::solver

@@ -1,0 +1,85 @@
+// The writer plugin: the solution every dt-out (landing exactly on the output times), named
+// from basename with {t} (time) and {n} (output number), in basedir relative to the case.
+#include <cmath>
+#include <cstdio>
+
+#include "solver/io/solution_file.hpp"
+#include "solver/plugins/plugins_internal.hpp"
+
+namespace frmini::solver {
+
+std::string write_current_solution(RunContext& ctx, const std::filesystem::path& path) {
+  SolutionFile f;
+  f.config_text = ctx.kase.cfg.text();
+  f.config_name = ctx.kase.cfg.filename();
+  f.flags = ctx.flags;
+  f.mesh_uuid = ctx.kase.mesh.uuid;
+  f.system = ctx.sys.config().phys.system;
+  f.order = ctx.sys.config().order;
+  f.ndims = ctx.sys.ndims();
+  f.nvars = ctx.sys.nvars();
+  f.state = ctx.intg.state();
+  f.soln = ctx.sys.download_solution(ctx.intg.current());
+  for (const auto& l : ctx.sys.layout()) {
+    f.etypes.push_back(l.etype);
+    f.shapes.push_back({std::size_t(l.neles), std::size_t(ctx.sys.nvars()), std::size_t(l.nupts)});
+  }
+  std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
+  write_solution(path.string(), f);
+  ctx.last_file = path.string();
+  return path.string();
+}
+
+namespace {
+
+class Writer : public Plugin {
+ public:
+  explicit Writer(const Case& k)
+      : dt_out_(k.cfg.real("plugins.writer", "dt-out")),
+        t0_(k.tstart),
+        dir_(k.cfg.dir() / k.cfg.str("plugins.writer", "basedir")),
+        base_(k.cfg.str("plugins.writer", "basename")) {}
+  std::string name() const override { return "writer"; }
+
+  void start(RunContext& ctx) override {
+    // Output k is due at t0 + k*dt_out (never a running sum, so restarts agree exactly).
+    k_ = int64_t(std::floor((ctx.intg.state().t - t0_) / dt_out_ + 1e-9)) + 1;
+    if (ctx.intg.state().nsteps == 0) write(ctx);  // the initial condition
+  }
+  double next_time(const RunContext&) const override { return t0_ + double(k_) * dt_out_; }
+  void after_step(RunContext& ctx) override {
+    if (ctx.intg.state().t >= next_time(ctx) - 1e-12 * std::max(1.0, std::abs(next_time(ctx)))) {
+      write(ctx);
+      ++k_;
+    }
+  }
+  // A run that stops between outputs (--steps, or tend not a multiple of dt-out) still leaves
+  // its final state, so it can always be restarted.
+  void finish(RunContext& ctx) override {
+    if (last_step_ != ctx.intg.state().nsteps) write(ctx);
+  }
+
+ private:
+  void write(RunContext& ctx) {
+    std::string n = base_;
+    char tb[64];
+    std::snprintf(tb, sizeof tb, "%.4f", ctx.intg.state().t);
+    for (auto [key, val] : {std::pair<std::string, std::string>{"{t}", tb},
+                            {"{n}", std::to_string(count_++)}})
+      for (std::size_t p; (p = n.find(key)) != std::string::npos;) n.replace(p, key.size(), val);
+    write_current_solution(ctx, dir_ / (n + ".h5"));
+    last_step_ = ctx.intg.state().nsteps;
+  }
+  double dt_out_, t0_;
+  std::filesystem::path dir_;
+  std::string base_;
+  int64_t k_ = 1;
+  int count_ = 0;
+  int64_t last_step_ = -1;
+};
+
+}  // namespace
+
+std::unique_ptr<Plugin> make_writer(const Case& k) { return std::make_unique<Writer>(k); }
+
+}  // namespace frmini::solver

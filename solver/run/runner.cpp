@@ -1,0 +1,58 @@
+#include "solver/run/runner.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "operators/error.hpp"
+#include "solver/plugins/plugin.hpp"
+
+namespace frmini::solver {
+
+namespace {
+
+// A restart must continue the same problem: same mesh, order, system and element types.
+void check_restart(const Case& k, const System& sys, const SolutionFile& f, IntegratorState& st) {
+  const std::string& name = f.config_name;
+  auto bad = [&](const std::string& what) {
+    throw UserError("restart: the solution file (written for " + name + ") " + what);
+  };
+  if (f.mesh_uuid != k.mesh.uuid) bad("belongs to another mesh (mesh UUID differs)");
+  if (f.order != sys.config().order) bad("has order " + std::to_string(f.order));
+  if (f.system != sys.config().phys.system) bad("is a " + f.system + " solution");
+  if (f.etypes.size() != sys.layout().size()) bad("has other element types");
+  for (std::size_t g = 0; g < f.etypes.size(); ++g)
+    if (f.etypes[g] != sys.layout()[g].etype || int64_t(f.shapes[g][0]) != sys.layout()[g].neles ||
+        int(f.shapes[g][2]) != sys.layout()[g].nupts)
+      bad("does not match the mesh's " + sys.layout()[g].etype + " elements");
+  st = f.state;
+}
+
+}  // namespace
+
+IntegratorState run_case(const Case& k, const RunOptions& o) {
+  auto t0 = std::chrono::steady_clock::now();
+  auto be = kernels::make_backend(k.backend, k.bopts);
+  System sys(*be, k.mesh, k.sys);
+  IntegratorState st;
+  st.t = k.tstart;
+  if (o.restart) check_restart(k, sys, *o.restart, st);
+  auto intg = Integrator::make(sys, k.intg, st);
+  sys.upload_solution(intg->current(), o.restart ? o.restart->soln : k.initial_solution(sys));
+  auto plugins = make_plugins(k, o.quiet);
+
+  RunContext ctx{k, sys, *intg, *be, o.flags, o.quiet, 0.0, ""};
+  ctx.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  for (auto& p : plugins) p->start(ctx);
+  const int64_t first = intg->state().nsteps;
+  while (intg->state().t < k.tend && (o.max_steps < 0 || intg->state().nsteps - first < o.max_steps)) {
+    double tmax = k.tend;
+    for (auto& p : plugins) tmax = std::min(tmax, p->next_time(ctx));
+    intg->step_once(tmax);
+    for (auto& p : plugins) p->after_step(ctx);
+  }
+  for (auto& p : plugins) p->finish(ctx);
+  return intg->state();
+}
+
+}  // namespace frmini::solver

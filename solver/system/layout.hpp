@@ -1,0 +1,57 @@
+// Where every array of a run lives. All panels share one device allocation (the arena) so an
+// interface view can point into any element type's arrays with a plain offset (PyFR's views);
+// index tables live in a second, int64 allocation.
+//
+// Per element group: S = the backend's SoA width, neles_pad = neles rounded up to S, and a
+// panel of B values per (point, element) has ld = B*neles_pad columns ordered
+// [neles_pad/S][B][S] (ARCHITECTURE.md principle 4). Solution registers are laid out register
+// by register, each holding every group's panel back to back, so one vector operation covers
+// a whole register whatever the element types.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace frmini::solver {
+
+struct GroupLayout {
+  std::string etype;
+  int nupts = 0, nfpts = 0;
+  int64_t neles = 0, neles_pad = 0;
+  int64_t ld = 0;                 // nvars*neles_pad: columns of every nvars-valued panel
+  std::vector<std::size_t> reg;   // offset of the solution panel in each register
+  std::size_t scal_fpts = 0;      // nfpts rows: u at the flux points, then the common flux
+  std::size_t vect_upts = 0;      // ndims*nupts rows: the transformed flux
+  std::size_t grad_upts = 0;      // ndims*nupts rows (navier-stokes)
+  std::size_t vect_fpts = 0;      // ndims*nfpts rows (navier-stokes): gradients at fpts
+  std::size_t comm_fpts = 0;      // nfpts rows (navier-stokes): LDG common solution
+  std::size_t smats = 0;          // ndims*nupts rows x ndims*neles_pad
+  std::size_t rcpdjac = 0;        // nupts rows x neles_pad
+
+  // Offset, within a panel of B values per point, of value b of element e at row i.
+  std::size_t at(int64_t row, int b, int64_t e, int B, std::size_t soa) const {
+    return std::size_t(row) * std::size_t(B * neles_pad) + std::size_t(e / int64_t(soa)) * B * soa +
+           std::size_t(b) * soa + std::size_t(e % int64_t(soa));
+  }
+};
+
+// Hands out aligned offsets in an arena of `item`-byte values.
+class ArenaPlan {
+ public:
+  ArenaPlan(std::size_t align_bytes, std::size_t item) : align_(align_bytes / item) {
+    if (align_ == 0) align_ = 1;
+  }
+  std::size_t take(std::size_t n) {
+    std::size_t off = (size_ + align_ - 1) / align_ * align_;
+    size_ = off + n;
+    return off;
+  }
+  std::size_t size() const { return (size_ + align_ - 1) / align_ * align_; }
+
+ private:
+  std::size_t align_, size_ = 0;
+};
+
+}  // namespace frmini::solver

@@ -1,0 +1,491 @@
+#include "solver/system/system.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "operators/error.hpp"
+
+namespace frmini::solver {
+
+using kernels::Buffer;
+using kernels::pointwise::ArgValue;
+using kernels::pointwise::PointwiseKernel;
+
+namespace {
+struct IfaceData {
+  std::size_t n = 0;
+  std::size_t nrm = 0, magn = 0, ploc = 0;           // arena offsets (arrays, ld = n)
+  std::size_t ixl = 0, ixr = 0, rsl = 0, rsr = 0;    // idx offsets: scal_fpts views
+  std::size_t gxl = 0, gxr = 0;                      // vect_fpts views (row stride rsl/rsr)
+  std::size_t cxl = 0, cxr = 0;                      // comm_fpts views
+  std::string name;                                  // boundaries
+  BcSpec bc;
+};
+}  // namespace
+
+struct System::Impl {
+  std::unique_ptr<Buffer> arena, idx;
+  std::size_t item = 8, soa = 8;
+  std::size_t reg_begin = 0, reg_len = 0;  // register r spans [reg_off(r), +reg_len)
+  std::vector<std::size_t> reg_off;
+  IfaceData internal;
+  std::vector<IfaceData> bnds;
+  std::map<std::string, std::unique_ptr<kernels::matmul::Kernel>> mm;
+  std::map<std::string, std::unique_ptr<PointwiseKernel>> pw;
+  std::map<std::string, std::string> choices;
+};
+
+namespace {
+
+std::vector<double> transpose_points(const std::vector<double>& v, std::size_t n, int nd) {
+  std::vector<double> t(v.size());
+  for (std::size_t j = 0; j < n; ++j)
+    for (int c = 0; c < nd; ++c) t[c * n + j] = v[j * nd + c];
+  return t;
+}
+
+}  // namespace
+
+System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
+    : be_(be), mesh_(mesh), cfg_(std::move(cfg)), impl_(std::make_unique<Impl>()) {
+  Impl& I = *impl_;
+  const int nd = mesh.ndims, nv = cfg_.phys.nvars();
+  if (cfg_.phys.ndims != nd) throw std::logic_error("system: physics ndims differs from mesh");
+  I.item = kernels::itemsize(cfg_.precision);
+  I.soa = be.soa_width(cfg_.precision);
+  const bool visc = cfg_.phys.viscous();
+
+  // Operators and geometry per group.
+  std::vector<std::vector<int>> fpts_face;
+  for (const auto& g : mesh.groups) {
+    auto it = cfg_.upts.find(g.etype);
+    ops_.push_back(operators::build_operators(g.etype, cfg_.order,
+                                              it == cfg_.upts.end() ? "" : it->second));
+    geos_.push_back(compute_geometry(g, nd, ops_.back()));
+    fpts_face.push_back(ops_.back().fpts_face);
+  }
+  ifs_ = build_interfaces(mesh, geos_, fpts_face);
+
+  // Boundary conditions: one for every boundary that has faces, none for a missing boundary.
+  for (const auto& b : ifs_.boundaries)
+    if (b.size() && !cfg_.bcs.count(b.name))
+      throw UserError("boundary '" + b.name + "' of the mesh has no boundary condition [bcs." +
+                      b.name + "]");
+  for (const auto& [name, bc] : cfg_.bcs) {
+    bool found = false;
+    for (const auto& b : ifs_.boundaries) found = found || (b.name == name && b.size());
+    if (!found) throw UserError("[bcs." + name + "] names no boundary of the mesh");
+  }
+
+  // Arena plan: registers first (each one contiguous over all groups), then per-group arrays,
+  // then interface arrays.
+  ArenaPlan plan(be.alignment(), I.item);
+  for (std::size_t g = 0; g < mesh.groups.size(); ++g) {
+    GroupLayout l;
+    l.etype = mesh.groups[g].etype;
+    l.nupts = ops_[g].nupts;
+    l.nfpts = ops_[g].nfpts;
+    l.neles = mesh.groups[g].neles;
+    l.neles_pad = (l.neles + int64_t(I.soa) - 1) / int64_t(I.soa) * int64_t(I.soa);
+    l.ld = nv * l.neles_pad;
+    layout_.push_back(l);
+  }
+  for (int r = 0; r < cfg_.nregs; ++r) {
+    std::size_t start = plan.take(0);
+    for (auto& l : layout_) l.reg.push_back(plan.take(std::size_t(l.nupts) * l.ld));
+    I.reg_off.push_back(start);
+    I.reg_len = plan.take(0) - start;
+  }
+  for (auto& l : layout_) {
+    l.scal_fpts = plan.take(std::size_t(l.nfpts) * l.ld);
+    l.vect_upts = plan.take(std::size_t(nd) * l.nupts * l.ld);
+    if (visc) {
+      l.grad_upts = plan.take(std::size_t(nd) * l.nupts * l.ld);
+      l.vect_fpts = plan.take(std::size_t(nd) * l.nfpts * l.ld);
+      l.comm_fpts = plan.take(std::size_t(l.nfpts) * l.ld);
+    }
+    l.smats = plan.take(std::size_t(nd) * l.nupts * nd * l.neles_pad);
+    l.rcpdjac = plan.take(std::size_t(l.nupts) * l.neles_pad);
+  }
+  auto plan_iface = [&](IfaceData& d, std::size_t n, bool ploc) {
+    d.n = n;
+    d.nrm = plan.take(n * nd);
+    d.magn = plan.take(n);
+    if (ploc) d.ploc = plan.take(n * nd);
+  };
+  plan_iface(I.internal, ifs_.internal.size(), false);
+  for (const auto& b : ifs_.boundaries) {
+    if (!b.size()) continue;
+    IfaceData d;
+    d.name = b.name;
+    d.bc = cfg_.bcs.at(b.name);
+    plan_iface(d, b.size(), true);
+    I.bnds.push_back(d);
+  }
+  I.arena = be.alloc(plan.size() * I.item);
+
+  auto put = [&](std::size_t off, const std::vector<double>& v) {
+    if (v.empty()) return;
+    if (cfg_.precision == kernels::Precision::double_) {
+      be.upload(*I.arena, off * 8, v.data(), v.size() * 8);
+    } else {
+      std::vector<float> f(v.begin(), v.end());
+      be.upload(*I.arena, off * 4, f.data(), f.size() * 4);
+    }
+  };
+
+  // Geometry into AoSoA panels (padding elements stay zero: their fluxes vanish).
+  for (std::size_t g = 0; g < layout_.size(); ++g) {
+    const auto& l = layout_[g];
+    const auto& geo = geos_[g];
+    const std::size_t ne = std::size_t(l.neles);
+    std::vector<double> sm(std::size_t(nd) * l.nupts * nd * l.neles_pad, 0.0);
+    std::vector<double> rj(std::size_t(l.nupts) * l.neles_pad, 0.0);
+    for (int i = 0; i < l.nupts; ++i)
+      for (std::size_t e = 0; e < ne; ++e) {
+        for (int a = 0; a < nd; ++a)
+          for (int b = 0; b < nd; ++b)
+            sm[l.at(a * l.nupts + i, b, int64_t(e), nd, I.soa)] =
+                geo.smats_upts[((std::size_t(i) * nd + a) * nd + b) * ne + e];
+        rj[l.at(i, 0, int64_t(e), 1, I.soa)] = geo.rcpdjac_upts[std::size_t(i) * ne + e];
+      }
+    put(l.smats, sm);
+    put(l.rcpdjac, rj);
+  }
+
+  // Interface arrays and index tables.
+  std::vector<int64_t> idx;
+  auto view_ix = [&](const FacePoint& s, std::size_t base_of_group) {
+    const auto& l = layout_[s.group];
+    return int64_t(base_of_group + l.at(s.fpt, 0, s.elem, nv, I.soa));
+  };
+  auto table = [&](const std::vector<FacePoint>& pts, auto base) {
+    std::size_t off = idx.size();
+    for (const auto& s : pts) idx.push_back(view_ix(s, base(layout_[s.group])));
+    return off;
+  };
+  auto rstride = [&](const std::vector<FacePoint>& pts) {
+    std::size_t off = idx.size();
+    for (const auto& s : pts) {
+      const auto& l = layout_[s.group];
+      idx.push_back(int64_t(l.nfpts) * l.ld);
+    }
+    return off;
+  };
+  auto scal = [](const GroupLayout& l) { return l.scal_fpts; };
+  auto vect = [](const GroupLayout& l) { return l.vect_fpts; };
+  auto comm = [](const GroupLayout& l) { return l.comm_fpts; };
+  {
+    auto& d = I.internal;
+    const auto& in = ifs_.internal;
+    put(d.nrm, transpose_points(in.nrm, in.size(), nd));
+    put(d.magn, in.magn);
+    d.ixl = table(in.left, scal);
+    d.ixr = table(in.right, scal);
+    if (visc) {
+      d.gxl = table(in.left, vect);
+      d.gxr = table(in.right, vect);
+      d.rsl = rstride(in.left);
+      d.rsr = rstride(in.right);
+      d.cxl = table(in.left, comm);
+      d.cxr = table(in.right, comm);
+    }
+  }
+  for (auto& d : I.bnds) {
+    const auto& b = *std::find_if(ifs_.boundaries.begin(), ifs_.boundaries.end(),
+                                  [&](const BoundaryInterfaces& x) { return x.name == d.name; });
+    put(d.nrm, transpose_points(b.nrm, b.size(), nd));
+    put(d.magn, b.magn);
+    put(d.ploc, transpose_points(b.ploc, b.size(), nd));
+    d.ixl = table(b.left, scal);
+    if (visc) {
+      d.gxl = table(b.left, vect);
+      d.rsl = rstride(b.left);
+      d.cxl = table(b.left, comm);
+    }
+  }
+  I.idx = be.alloc(std::max<std::size_t>(idx.size(), 1) * sizeof(int64_t));
+  if (!idx.empty()) be.upload(*I.idx, 0, idx.data(), idx.size() * sizeof(int64_t));
+}
+
+System::~System() = default;
+
+int64_t System::ndofs() const {
+  int64_t n = 0;
+  for (const auto& l : layout_) n += l.neles * l.nupts;
+  return n;
+}
+
+namespace {
+kernels::matmul::HostMatrix host_matrix(const operators::Matrix& m) {
+  return {m.rows, m.cols, m.data};
+}
+}  // namespace
+
+void System::rhs(double t, int uin, int fout) {
+  Impl& I = *impl_;
+  const int nd = ndims(), nv = nvars();
+  const bool visc = cfg_.phys.viscous();
+  Buffer* A = I.arena.get();
+
+  // A product of group g's operator `op` from panel `boff` into panel `coff`, created on first
+  // use (and tuned by the provider) and kept.
+  auto mm = [&](std::size_t g, const std::string& op, double beta, std::size_t boff,
+                std::size_t coff, const std::string& tag) {
+    const auto& l = layout_[g];
+    std::string key = std::to_string(g) + ":" + op + ":" + tag;
+    auto it = I.mm.find(key);
+    if (it == I.mm.end()) {
+      kernels::matmul::Problem p;
+      p.a = host_matrix(operators::get(ops_[g], op));
+      p.beta = beta;
+      p.precision = cfg_.precision;
+      p.n = std::size_t(l.ld);
+      p.b = {A, boff, std::size_t(l.ld)};
+      p.c = {A, coff, std::size_t(l.ld)};
+      p.name = l.etype + "-p" + std::to_string(cfg_.order) + "-" + op;
+      auto k = kernels::matmul::make_kernel(be_, cfg_.matmul, p);
+      I.choices[p.name] = k->provider() + ":" + k->strategy();
+      it = I.mm.emplace(key, std::move(k)).first;
+    }
+    it->second->run();
+  };
+  // A pointwise kernel, compiled and bound on first use.
+  auto pw = [&](const std::string& key, auto make_spec, auto make_args) -> PointwiseKernel& {
+    auto it = I.pw.find(key);
+    if (it == I.pw.end()) {
+      auto k = be_.pointwise(make_spec(), cfg_.precision);
+      k->bind(make_args());
+      it = I.pw.emplace(key, std::move(k)).first;
+    }
+    return *it->second;
+  };
+  auto panel = [&](std::size_t off, int64_t ld) { return ArgValue::panel(A, off, ld); };
+  auto view = [&](std::size_t ix, std::size_t rs = SIZE_MAX) {
+    return rs == SIZE_MAX ? ArgValue::view(A, I.idx.get(), ix)
+                          : ArgValue::view(A, I.idx.get(), ix, I.idx.get(), rs);
+  };
+  const std::string rin = "r" + std::to_string(uin), rout = "r" + std::to_string(fout);
+
+  // 1. Solution to the flux points.
+  for (std::size_t g = 0; g < layout_.size(); ++g)
+    mm(g, "M0", 0.0, layout_[g].reg[uin], layout_[g].scal_fpts, rin);
+
+  if (visc) {
+    // 2. LDG common solution; 3. gradients.
+    const auto& d = I.internal;
+    if (d.n)
+      pw("intconu", [&] { return physics::intconu(cfg_.phys); },
+         [&] { return std::vector<ArgValue>{view(d.ixl), view(d.ixr), view(d.cxl), view(d.cxr)}; })
+          .run(0, int64_t(d.n));
+    for (std::size_t b = 0; b < I.bnds.size(); ++b) {
+      const auto& bd = I.bnds[b];
+      auto& k = pw("bcconu" + std::to_string(b),
+                   [&] { return physics::bcconu(cfg_.phys, bd.bc.type, bd.bc.values); },
+                   [&] {
+                     return std::vector<ArgValue>{view(bd.ixl), view(bd.cxl), panel(bd.nrm, bd.n),
+                                                  panel(bd.ploc, bd.n), ArgValue::value(t)};
+                   });
+      k.set_scalar(4, t);
+      k.run(0, int64_t(bd.n));
+    }
+    for (std::size_t g = 0; g < layout_.size(); ++g) {
+      const auto& l = layout_[g];
+      mm(g, "M460", 0.0, l.reg[uin], l.grad_upts, rin);
+      mm(g, "M6", 1.0, l.comm_fpts, l.grad_upts, "");
+      pw("gradcoru" + std::to_string(g), [&] { return physics::gradcoru(cfg_.phys, l.nupts); },
+         [&] {
+           return std::vector<ArgValue>{panel(l.grad_upts, l.ld), panel(l.smats, nd * l.neles_pad),
+                                        panel(l.rcpdjac, l.neles_pad)};
+         })
+          .run(0, l.neles_pad);
+      for (int dim = 0; dim < nd; ++dim)
+        mm(g, "M0", 0.0, l.grad_upts + std::size_t(dim) * l.nupts * l.ld,
+           l.vect_fpts + std::size_t(dim) * l.nfpts * l.ld, "grad" + std::to_string(dim));
+    }
+  }
+
+  // 4. Common normal fluxes.
+  {
+    const auto& d = I.internal;
+    if (d.n)
+      pw("intcflux", [&] { return physics::intcflux(cfg_.phys); },
+         [&] {
+           std::vector<ArgValue> a{view(d.ixl), view(d.ixr)};
+           if (visc) a.insert(a.end(), {view(d.gxl, d.rsl), view(d.gxr, d.rsr)});
+           a.insert(a.end(), {panel(d.nrm, d.n), panel(d.magn, d.n)});
+           return a;
+         })
+          .run(0, int64_t(d.n));
+  }
+  for (std::size_t b = 0; b < I.bnds.size(); ++b) {
+    const auto& bd = I.bnds[b];
+    std::size_t targ = visc ? 5 : 4;
+    auto& k = pw("bccflux" + std::to_string(b),
+                 [&] { return physics::bccflux(cfg_.phys, bd.bc.type, bd.bc.values); },
+                 [&] {
+                   std::vector<ArgValue> a{view(bd.ixl)};
+                   if (visc) a.push_back(view(bd.gxl, bd.rsl));
+                   a.insert(a.end(), {panel(bd.nrm, bd.n), panel(bd.magn, bd.n),
+                                      panel(bd.ploc, bd.n), ArgValue::value(t)});
+                   return a;
+                 });
+    k.set_scalar(targ, t);
+    k.run(0, int64_t(bd.n));
+  }
+
+  // 5. Flux, divergence and its correction.
+  for (std::size_t g = 0; g < layout_.size(); ++g) {
+    const auto& l = layout_[g];
+    pw("tflux" + std::to_string(g) + rin, [&] { return physics::tflux(cfg_.phys, l.nupts); },
+       [&] {
+         std::vector<ArgValue> a{panel(l.reg[uin], l.ld), panel(l.smats, nd * l.neles_pad)};
+         if (visc) a.push_back(panel(l.grad_upts, l.ld));
+         a.push_back(panel(l.vect_upts, l.ld));
+         return a;
+       })
+        .run(0, l.neles_pad);
+    mm(g, "M132", 0.0, l.vect_upts, l.reg[fout], rout);
+    mm(g, "M3", 1.0, l.scal_fpts, l.reg[fout], rout);
+    pw("negdivconf" + std::to_string(g) + rout,
+       [&] { return physics::negdivconf(cfg_.phys, l.nupts); },
+       [&] {
+         return std::vector<ArgValue>{panel(l.reg[fout], l.ld), panel(l.rcpdjac, l.neles_pad)};
+       })
+        .run(0, l.neles_pad);
+  }
+  (void)nv;
+}
+
+void System::run_on_registers(const kernels::pointwise::Spec& spec,
+                              const std::vector<int>& regs, const std::vector<double>& scalars) {
+  Impl& I = *impl_;
+  using namespace kernels::pointwise;
+  std::string key = "reg:" + spec.name + ":" + spec.body;
+  auto it = I.pw.find(key);
+  if (it == I.pw.end()) it = I.pw.emplace(key, be_.pointwise(spec, cfg_.precision)).first;
+  std::vector<ArgValue> args;
+  std::size_t r = 0, s = 0;
+  const int64_t len = int64_t(I.reg_len);
+  for (const auto& a : spec.args) {
+    if (a.kind == ArgKind::array)
+      args.push_back(ArgValue::panel(I.arena.get(), I.reg_off.at(regs.at(r++)), len));
+    else if (a.kind == ArgKind::scalar)
+      args.push_back(ArgValue::value(scalars.at(s++)));
+    else
+      throw std::logic_error(spec.name + ": register kernels take arrays and scalars only");
+  }
+  it->second->bind(args);
+  it->second->run(0, len);
+}
+
+void System::axnpby(int dst, const std::vector<std::pair<double, int>>& terms) {
+  // dst's own coefficient, if any, and the other registers.
+  double a0 = 0;
+  bool reads_dst = false;
+  std::vector<std::pair<double, int>> others;
+  for (const auto& [a, r] : terms) {
+    if (r == dst) {
+      a0 += a;
+      reads_dst = true;
+    } else {
+      others.push_back({a, r});
+    }
+  }
+  using namespace kernels::pointwise;
+  Spec s;
+  s.name = "axnpby";
+  s.space = Space::points;
+  s.args.push_back({"r0", ArgKind::array, reads_dst ? Intent::inout : Intent::out, {1}});
+  for (std::size_t k = 0; k < others.size(); ++k)
+    s.args.push_back({"r" + std::to_string(k + 1), ArgKind::array, Intent::in, {1}});
+  for (std::size_t k = 0; k <= others.size(); ++k)
+    s.args.push_back({"a" + std::to_string(k), ArgKind::scalar, Intent::in, {}});
+  // A register never read is never multiplied: 0*NaN would poison the result.
+  s.body = reads_dst ? "r0[0] = a0*r0[0]" : "r0[0] = 0.0";
+  for (std::size_t k = 0; k < others.size(); ++k)
+    s.body += " + a" + std::to_string(k + 1) + "*r" + std::to_string(k + 1) + "[0]";
+  s.body += ";";
+  if (!reads_dst) s.body += " (void)a0;";
+  std::vector<int> regs{dst};
+  std::vector<double> scal{a0};
+  for (const auto& o : others) {
+    regs.push_back(o.second);
+    scal.push_back(o.first);
+  }
+  run_on_registers(s, regs, scal);
+}
+
+double System::error_norm(int cur, int prev, int err, double atol, double rtol, bool l2) {
+  // On the host for now: three register downloads per accepted or rejected step.
+  auto c = download_solution(cur), p = download_solution(prev), e = download_solution(err);
+  double sum = 0, mx = 0;
+  std::size_t n = 0;
+  for (std::size_t g = 0; g < c.size(); ++g)
+    for (std::size_t i = 0; i < c[g].size(); ++i) {
+      double x = e[g][i] / (atol + rtol * std::max(std::abs(c[g][i]), std::abs(p[g][i])));
+      if (std::isnan(x)) return 100.0;  // PyFR's answer to a NaN: reject, shrink the step
+      sum += x * x;
+      mx = std::max(mx, std::abs(x));
+      ++n;
+    }
+  double r = l2 ? std::sqrt(sum / double(std::max<std::size_t>(n, 1))) : mx;
+  return std::isnan(r) ? 100.0 : r;
+}
+
+void System::copy_register(int dst, int src) {
+  if (dst == src) return;
+  Impl& I = *impl_;
+  be_.copy(*I.arena, I.reg_off[dst] * I.item, *I.arena, I.reg_off[src] * I.item,
+           I.reg_len * I.item);
+}
+
+void System::upload_solution(int reg, const std::vector<std::vector<double>>& soln) {
+  Impl& I = *impl_;
+  const int nv = nvars();
+  for (std::size_t g = 0; g < layout_.size(); ++g) {
+    const auto& l = layout_[g];
+    std::vector<double> p(std::size_t(l.nupts) * l.ld);
+    for (int64_t e = 0; e < l.neles_pad; ++e) {
+      // Padding elements copy element 0: a valid state keeps their (discarded) fluxes finite.
+      const int64_t src = e < l.neles ? e : 0;
+      for (int v = 0; v < nv; ++v)
+        for (int i = 0; i < l.nupts; ++i)
+          p[l.at(i, v, e, nv, I.soa)] = soln[g][(std::size_t(src) * nv + v) * l.nupts + i];
+    }
+    if (cfg_.precision == kernels::Precision::double_) {
+      be_.upload(*I.arena, l.reg[reg] * 8, p.data(), p.size() * 8);
+    } else {
+      std::vector<float> f(p.begin(), p.end());
+      be_.upload(*I.arena, l.reg[reg] * 4, f.data(), f.size() * 4);
+    }
+  }
+}
+
+std::vector<std::vector<double>> System::download_solution(int reg) {
+  Impl& I = *impl_;
+  const int nv = nvars();
+  std::vector<std::vector<double>> out;
+  for (const auto& l : layout_) {
+    std::vector<double> p(std::size_t(l.nupts) * l.ld);
+    if (cfg_.precision == kernels::Precision::double_) {
+      be_.download(p.data(), *I.arena, l.reg[reg] * 8, p.size() * 8);
+    } else {
+      std::vector<float> f(p.size());
+      be_.download(f.data(), *I.arena, l.reg[reg] * 4, f.size() * 4);
+      std::copy(f.begin(), f.end(), p.begin());
+    }
+    std::vector<double> s(std::size_t(l.neles) * nv * l.nupts);
+    for (int64_t e = 0; e < l.neles; ++e)
+      for (int v = 0; v < nv; ++v)
+        for (int i = 0; i < l.nupts; ++i)
+          s[(std::size_t(e) * nv + v) * l.nupts + i] = p[l.at(i, v, e, nv, I.soa)];
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::map<std::string, std::string> System::matmul_choices() const { return impl_->choices; }
+
+}  // namespace frmini::solver

@@ -1,0 +1,93 @@
+// The FR system of one rank's mesh: element groups (operators, geometry), interfaces, the
+// arena of device arrays, and the right-hand side of PyFR's pipeline (fr-numerics §3.1):
+//   Euler:  disu (M0) -> common fluxes (interfaces, BCs) -> tflux -> M132 -> M3 (beta 1)
+//           -> negdivconf
+//   NS:     disu -> common solution -> M460, M6 (beta 1) -> physical gradient -> M0 per
+//           dimension -> common fluxes with LDG -> tflux -> M132 -> M3 -> negdivconf
+// Every product goes through the matmul providers (kernels/matmul), every pointwise step is a
+// kernel written once (solver/physics) and rendered by the backend. The system never names a
+// backend API.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/backend.hpp"
+#include "kernels/matmul/provider.hpp"
+#include "meshes/mesh.hpp"
+#include "operators/operators.hpp"
+#include "solver/physics/physics.hpp"
+#include "solver/system/geometry.hpp"
+#include "solver/system/interfaces.hpp"
+#include "solver/system/layout.hpp"
+
+namespace frmini::solver {
+
+struct BcSpec {
+  std::string type;
+  std::map<std::string, std::string> values;  // user values as C expressions of x, y, z, t
+};
+
+struct SystemConfig {
+  physics::Options phys;
+  int order = 3;
+  std::map<std::string, std::string> upts;  // etype -> solution point set ("" = default)
+  kernels::Precision precision = kernels::Precision::double_;
+  std::string matmul = "auto";
+  int nregs = 1;                            // solution registers the integrator uses
+  std::map<std::string, BcSpec> bcs;        // by boundary name
+};
+
+class System {
+ public:
+  // Throws UserError for a boundary without a BC, a BC naming no boundary, or geometry errors.
+  System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg);
+  ~System();
+  System(const System&) = delete;
+  System& operator=(const System&) = delete;
+
+  const SystemConfig& config() const { return cfg_; }
+  int ndims() const { return cfg_.phys.ndims; }
+  int nvars() const { return cfg_.phys.nvars(); }
+  const std::vector<GroupLayout>& layout() const { return layout_; }
+  const std::vector<GroupGeometry>& geometry() const { return geos_; }
+  const std::vector<operators::ElementOperators>& operators() const { return ops_; }
+  int64_t ndofs() const;  // solution points of real elements
+  kernels::Backend& backend() { return be_; }
+
+  // Enqueues u[fout] = du/dt of u[uin] at time t.
+  void rhs(double t, int uin, int fout);
+  // Enqueues r[dst] = sum of coefficient * r[reg] over `terms` (dst may be among them).
+  void axnpby(int dst, const std::vector<std::pair<double, int>>& terms);
+  // Enqueues a `points` kernel over whole registers: its array arguments are bound in order to
+  // registers `regs`, its scalar arguments in order to `scalars`. Compiled once per spec.
+  void run_on_registers(const kernels::pointwise::Spec& spec, const std::vector<int>& regs,
+                        const std::vector<double>& scalars);
+  // The weighted error norm of an embedded RK pair (PyFR's errest): over every value,
+  // e = err / (atol + rtol*max(|cur|, |prev|)); "l2": sqrt(sum e^2 / n), "uniform": max |e|.
+  double error_norm(int cur, int prev, int err, double atol, double rtol, bool l2);
+  void copy_register(int dst, int src);
+
+  // Host <-> device: per group, [neles][nvars][nupts] conserved values (PyFR's layout).
+  void upload_solution(int reg, const std::vector<std::vector<double>>& soln);
+  std::vector<std::vector<double>> download_solution(int reg);
+
+  // The provider and strategy chosen for each operator product ("hex-p3-M0" -> "generated:...").
+  std::map<std::string, std::string> matmul_choices() const;
+
+ private:
+  struct Impl;
+  kernels::Backend& be_;
+  const meshes::Mesh& mesh_;
+  SystemConfig cfg_;
+  std::vector<operators::ElementOperators> ops_;
+  std::vector<GroupGeometry> geos_;
+  std::vector<GroupLayout> layout_;
+  Interfaces ifs_;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace frmini::solver
