@@ -16,7 +16,9 @@
 #include <map>
 #include <set>
 
+#include "kernels/backend.hpp"
 #include "kernels/cuda/compiler.hpp"
+#include "kernels/cuda/driver.hpp"
 #include "kernels/cuda/matmul_plan.hpp"
 #include "kernels/cuda/matmul_source.hpp"
 #include "kernels/cuda/resource_table.hpp"
@@ -47,6 +49,20 @@ TEST_CASE("ptxas verbose report is parsed per kernel", "[cuda]") {
   CHECK(r["k1"].spills());
   CHECK(r["k2"].registers == 40);
   CHECK_FALSE(r["k2"].spills());
+}
+
+TEST_CASE("without a driver the cuda backend is a clear user error", "[cuda]") {
+  std::string why;
+  if (cuda::driver_available(&why)) {
+    WARN("a CUDA device is present: nothing to check here");
+    return;
+  }
+  try {
+    make_backend("cuda");
+    FAIL("make_backend(\"cuda\") succeeded without a driver");
+  } catch (const frmini::UserError& e) {
+    CHECK(std::string(e.what()).rfind("cuda: no CUDA driver/GPU found (", 0) == 0);
+  }
 }
 
 TEST_CASE("register budget partition bounds the live accumulators", "[cuda]") {
