@@ -10,6 +10,7 @@
 //   [sweep]       operators with at most 3000 non-zeros, each in ONE precision (alternating
 //                 with order and operator, so every family meets both)  -> label regression
 //   [sweep-full]  every operator in both precisions                      -> label validation
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,10 @@ void sweep(bool full) {
             CHECK(res[i].guards_ok);
           }
           ++checked;
+          // Progress (ctest keeps it): which operator a slow or stuck run is on.
+          std::printf("checked %s p%d %s %s beta %g: %s\n", etype.c_str(), order,
+                      names[oi].c_str(), to_string(p), beta, res[0].strategy.c_str());
+          std::fflush(stdout);
         }
       }
     }

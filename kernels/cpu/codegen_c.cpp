@@ -1,0 +1,331 @@
+#include "kernels/cpu/codegen_c.hpp"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+namespace frmini::kernels::cpu {
+
+namespace {
+
+// Statements per generated function before a block is split into several functions: GCC's
+// time grows faster than linearly with function size, so hex p6 M132 (7k non-zeros) is split
+// into chunks that compile in well under a second each.
+constexpr std::size_t max_terms_per_function = 2400;
+
+struct Ctx {
+  const matmul::Analysis& an;
+  double beta;
+  Precision prec;
+  std::size_t vl;        // elements per SIMD vector
+  std::size_t ldb, ldc;
+  const char* T;
+  std::string lit(double v) const { return matmul::literal(v, prec); }
+  std::string boff(std::size_t kx, int q) const { return std::to_string(kx * ldb + q * vl); }
+  std::string coff(std::size_t j, int q) const { return std::to_string(j * ldc + q * vl); }
+};
+
+// The store of row j's value `v` (an expression) into sub-vector q, beta specialised.
+std::string store(const Ctx& x, const CStrategy& s, std::size_t j, int q, const std::string& v) {
+  const std::string o = x.coff(j, q);
+  (void)s;
+  if (x.beta == 0.0) return "STO(" + o + ", " + v + ");\n";
+  if (x.beta == 1.0) return "ST(" + o + ", LC(" + o + ") + (" + v + "));\n";
+  return "ST(" + o + ", (" + v + ") + " + x.lit(x.beta) + " * LC(" + o + "));\n";
+}
+
+// Rows of A with no non-zero: 0 (beta = 0), untouched (beta = 1), beta*c otherwise.
+std::string zero_rows(const Ctx& x, int vecs) {
+  std::string out;
+  for (std::size_t j = 0; j < x.an.m; ++j) {
+    if (!x.an.rows[j].empty() || x.beta == 1.0) continue;
+    for (int q = 0; q < vecs; ++q) {
+      const std::string o = x.coff(j, q);
+      if (x.beta == 0.0)
+        out += "STO(" + o + ", VZERO);\n";
+      else
+        out += "ST(" + o + ", " + x.lit(x.beta) + " * LC(" + o + "));\n";
+    }
+  }
+  return out;
+}
+
+// Row j's dot product for sub-vector q, as `nsplit` interleaved parenthesised partial sums.
+std::string dot(const Ctx& x, std::size_t j, int q) {
+  const auto& r = x.an.rows[j];
+  std::size_t nsplit = r.size() >= 32 ? 4 : r.size() >= 8 ? 2 : 1;
+  std::string out;
+  for (std::size_t s = 0; s < nsplit; ++s) {
+    std::string part;
+    for (std::size_t t = s; t < r.size(); t += nsplit) {
+      if (!part.empty()) part += " + ";
+      part += x.lit(r[t].value) + "*LB(" + x.boff(r[t].col, q) + ")";
+    }
+    out += (nsplit > 1 ? (s ? " + (" : "(") + part + ")" : part);
+  }
+  return out;
+}
+
+// The non-zero rows in the order the register-tiled strategies visit them: rows sharing the
+// same column set adjacent (so a group loads each B row once for all its rows), otherwise in
+// order of their first column.
+std::vector<std::size_t> grouped_rows(const matmul::Analysis& an) {
+  std::vector<std::size_t> rows;
+  for (std::size_t j = 0; j < an.m; ++j)
+    if (!an.rows[j].empty()) rows.push_back(j);
+  auto cols = [&](std::size_t j) {
+    std::vector<std::size_t> c;
+    for (const auto& nz : an.rows[j]) c.push_back(nz.col);
+    return c;
+  };
+  std::stable_sort(rows.begin(), rows.end(),
+                   [&](std::size_t a, std::size_t b) { return cols(a) < cols(b); });
+  return rows;
+}
+
+// One function body piece per group or row; split into functions by size.
+struct Piece {
+  std::string code;
+  std::size_t terms;
+};
+
+std::vector<Piece> cstream_pieces(const Ctx& x, const CStrategy& s) {
+  std::vector<Piece> out;
+  for (std::size_t j = 0; j < x.an.m; ++j) {
+    if (x.an.rows[j].empty()) continue;
+    Piece p{"", x.an.rows[j].size() * std::size_t(s.vecs)};
+    for (int q = 0; q < s.vecs; ++q) p.code += store(x, s, j, q, dot(x, j, q));
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+std::vector<Piece> bstream_pieces(const Ctx& x, const CStrategy& s) {
+  std::vector<Piece> out;
+  auto rows = grouped_rows(x.an);
+  const std::size_t g = std::size_t(std::max(1, s.group));
+  for (std::size_t g0 = 0; g0 < rows.size(); g0 += g) {
+    std::vector<std::size_t> grp(rows.begin() + long(g0),
+                                 rows.begin() + long(std::min(rows.size(), g0 + g)));
+    // For each used column (ascending), the (group index, value) pairs.
+    std::map<std::size_t, std::vector<std::pair<std::size_t, double>>> bycol;
+    for (std::size_t r = 0; r < grp.size(); ++r)
+      for (const auto& nz : x.an.rows[grp[r]]) bycol[nz.col].emplace_back(r, nz.value);
+    Piece p{"{\n", 0};
+    p.code += "vt";
+    for (std::size_t r = 0; r < grp.size(); ++r)
+      for (int q = 0; q < s.vecs; ++q)
+        p.code += std::string(r || q ? "," : "") + " a" + std::to_string(r) + "_" + std::to_string(q);
+    p.code += ";\n";
+    for (const auto& [kx, uses] : bycol) {
+      p.code += "{ ";
+      for (int q = 0; q < s.vecs; ++q)
+        p.code += "const vt x" + std::to_string(q) + " = LB(" + x.boff(kx, q) + "); ";
+      p.code += "\n";
+      for (const auto& [r, v] : uses) {
+        const std::size_t j = grp[r];
+        const bool first = long(kx) == x.an.afix[j], last = long(kx) == x.an.alix[j];
+        for (int q = 0; q < s.vecs; ++q) {
+          std::string acc = "a" + std::to_string(r) + "_" + std::to_string(q);
+          std::string term = x.lit(v) + "*x" + std::to_string(q);
+          p.code += first ? acc + " = " + term + ";\n" : acc + " += " + term + ";\n";
+          ++p.terms;
+        }
+        if (last)
+          for (int q = 0; q < s.vecs; ++q)
+            p.code += store(x, s, j, q, "a" + std::to_string(r) + "_" + std::to_string(q));
+      }
+      p.code += "}\n";
+    }
+    p.code += "}\n";
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// packed: per group, literal arrays of the used columns' B offsets and the group's values.
+std::vector<Piece> packed_pieces(const Ctx& x, const CStrategy& s, const std::string& id,
+                                 std::string& tables) {
+  std::vector<Piece> out;
+  auto rows = grouped_rows(x.an);
+  const std::size_t g = std::size_t(std::max(1, s.group));
+  for (std::size_t g0 = 0, gi = 0; g0 < rows.size(); g0 += g, ++gi) {
+    std::vector<std::size_t> grp(rows.begin() + long(g0),
+                                 rows.begin() + long(std::min(rows.size(), g0 + g)));
+    std::map<std::size_t, std::vector<double>> bycol;
+    for (std::size_t r = 0; r < grp.size(); ++r)
+      for (const auto& nz : x.an.rows[grp[r]]) {
+        auto& v = bycol[nz.col];
+        v.resize(grp.size(), 0.0);
+        v[r] = nz.value;
+      }
+    const std::string tag = id + "_" + std::to_string(gi);
+    std::string offs, vals;
+    for (const auto& [kx, v] : bycol) {
+      offs += std::to_string(kx * x.ldb) + ",";
+      for (double a : v) vals += (a == 0.0 ? std::string(x.prec == Precision::single ? "0.0f" : "0.0")
+                                           : x.lit(a)) + ",";
+    }
+    tables += "static const long boff_" + tag + "[" + std::to_string(bycol.size()) + "] = {" +
+              offs + "};\n";
+    tables += "static const " + std::string(x.T) + " aval_" + tag + "[" +
+              std::to_string(bycol.size() * grp.size()) + "] = {" + vals + "};\n";
+    Piece p{"{\n", grp.size() * std::size_t(s.vecs) * 4};
+    for (std::size_t r = 0; r < grp.size(); ++r)
+      for (int q = 0; q < s.vecs; ++q)
+        p.code += "vt a" + std::to_string(r) + "_" + std::to_string(q) + " = VZERO;\n";
+    p.code += "for (int u = 0; u < " + std::to_string(bycol.size()) + "; u++) {\n";
+    p.code += "const " + std::string(x.T) + "* restrict bp = b + boff_" + tag + "[u];\n";
+    p.code += "const " + std::string(x.T) + "* restrict av = aval_" + tag + " + u*" +
+              std::to_string(grp.size()) + ";\n";
+    for (int q = 0; q < s.vecs; ++q)
+      p.code += "const vt x" + std::to_string(q) + " = *(const vt*)(bp + " +
+                std::to_string(q * x.vl) + ");\n";
+    for (std::size_t r = 0; r < grp.size(); ++r)
+      for (int q = 0; q < s.vecs; ++q)
+        p.code += "a" + std::to_string(r) + "_" + std::to_string(q) + " += av[" +
+                  std::to_string(r) + "]*x" + std::to_string(q) + ";\n";
+    p.code += "}\n";
+    for (std::size_t r = 0; r < grp.size(); ++r)
+      for (int q = 0; q < s.vecs; ++q)
+        p.code += store(x, s, grp[r], q, "a" + std::to_string(r) + "_" + std::to_string(q));
+    p.code += "}\n";
+    out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// The scalar remainder: columns [i0, i1) (fewer than a block) from a literal CSR copy of A.
+std::string tail_function(const Ctx& x) {
+  std::ostringstream o;
+  const auto& an = x.an;
+  o << "static const int tail_ptr[" << an.m + 1 << "] = {";
+  std::size_t p = 0;
+  for (std::size_t j = 0; j <= an.m; ++j) {
+    o << p << ",";
+    if (j < an.m) p += an.rows[j].size();
+  }
+  o << "};\n";
+  std::string cols, vals;
+  for (const auto& r : an.rows)
+    for (const auto& nz : r) {
+      cols += std::to_string(nz.col * x.ldb) + ",";
+      vals += x.lit(nz.value) + ",";
+    }
+  if (an.nnz == 0) cols = "0", vals = "0";
+  o << "static const long tail_off[" << std::max<std::size_t>(an.nnz, 1) << "] = {" << cols << "};\n";
+  o << "static const " << x.T << " tail_val[" << std::max<std::size_t>(an.nnz, 1) << "] = {" << vals
+    << "};\n";
+  o << "static void frmini_tail(long i0, long i1, const " << x.T << "* restrict b, " << x.T
+    << "* restrict c) {\n"
+    << "  for (long i = i0; i < i1; i++)\n"
+    << "    for (int j = 0; j < " << an.m << "; j++) {\n"
+    << "      " << x.T << " s = 0;\n"
+    << "      for (int p = tail_ptr[j]; p < tail_ptr[j + 1]; p++) s += tail_val[p] * b[tail_off[p] + i];\n";
+  const std::string cij = "c[(long)j * " + std::to_string(x.ldc) + " + i]";
+  if (x.beta == 0.0)
+    o << "      " << cij << " = s;\n";
+  else if (x.beta == 1.0)
+    o << "      if (tail_ptr[j] < tail_ptr[j + 1]) " << cij << " += s;\n";
+  else
+    o << "      " << cij << " = s + " << x.lit(x.beta) << " * " << cij << ";\n";
+  o << "    }\n}\n";
+  return o.str();
+}
+
+}  // namespace
+
+std::string CStrategy::name() const {
+  std::string n = kind == cstream ? "cstream" : kind == bstream ? "bstream" : "packed";
+  if (kind != cstream) n += "-g" + std::to_string(group);
+  n += "-v" + std::to_string(vecs);
+  if (nt) n += "-nt";
+  return n;
+}
+
+std::string mm_symbol(std::size_t i) { return "frmini_mm_" + std::to_string(i); }
+
+std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& strategies) {
+  const Ctx x{*in.an, in.beta, in.precision, in.simd_bytes / itemsize(in.precision), in.ldb,
+              in.ldc, c_type(in.precision)};
+  const bool single = in.precision == Precision::single;
+  std::ostringstream o;
+  o << "/* frmini generated matmul: C = A*B " << (in.beta == 0 ? "" : "+ beta*C ") << "; m="
+    << x.an.m << " k=" << x.an.k << " nnz=" << x.an.nnz << " ldb=" << x.ldb << " ldc=" << x.ldc
+    << " */\n";
+  // Streaming stores are chosen at run time (the `nt` argument): one compiled block serves
+  // both variants, and the branch per C row store is perfectly predicted.
+  const bool any_nt = in.beta == 0.0 && in.simd_bytes >= 16;
+  if (any_nt) o << "#include <immintrin.h>\n";
+  o << "typedef " << x.T << " vt __attribute__((vector_size(" << in.simd_bytes << "), aligned("
+    << itemsize(in.precision) << ")));\n";
+  o << "#define LB(o) (*(const vt*)(b + (o)))\n#define LC(o) (*(const vt*)(c + (o)))\n"
+    << "#define ST(o, v) (*(vt*)(c + (o)) = (v))\n#define VZERO ((vt){0})\n";
+  if (any_nt) {
+    const char* sfx = single ? "ps" : "pd";
+    std::string fn = in.simd_bytes == 64   ? std::string("_mm512_stream_") + sfx
+                     : in.simd_bytes == 32 ? std::string("_mm256_stream_") + sfx
+                                           : std::string("_mm_stream_") + sfx;
+    std::string cast = in.simd_bytes == 64 ? (single ? "__m512" : "__m512d")
+                       : in.simd_bytes == 32 ? (single ? "__m256" : "__m256d")
+                                             : (single ? "__m128" : "__m128d");
+    o << "#define STO(o, v) do { if (nt) " << fn << "(c + (o), (" << cast
+      << ")(v)); else ST(o, v); } while (0)\n";
+  } else {
+    o << "#define STO(o, v) ST(o, v)\n";
+  }
+  o << tail_function(x);
+
+  for (std::size_t si = 0; si < strategies.size(); ++si) {
+    const auto& s = strategies[si];
+    const std::string id = std::to_string(si);
+    std::string tables;
+    std::vector<Piece> pieces = s.kind == CStrategy::cstream   ? cstream_pieces(x, s)
+                                : s.kind == CStrategy::bstream ? bstream_pieces(x, s)
+                                                               : packed_pieces(x, s, id, tables);
+    o << tables;
+    // Chunk functions of bounded size; the block function calls them in order.
+    std::vector<std::string> chunks;
+    std::string cur;
+    std::size_t terms = 0;
+    for (auto& p : pieces) {
+      if (terms && terms + p.terms > max_terms_per_function) {
+        chunks.push_back(std::move(cur));
+        cur.clear();
+        terms = 0;
+      }
+      cur += p.code;
+      terms += p.terms;
+    }
+    std::string zr = zero_rows(x, s.vecs);
+    if (!cur.empty() || chunks.empty()) chunks.push_back(cur + zr);
+    else chunks.back() += zr;
+    // noinline: one copy of the code whatever the number of call sites (compile time).
+    const std::string sig =
+        "(const " + std::string(x.T) + "* restrict b, " + x.T + "* restrict c, const int nt)";
+    for (std::size_t ci = 0; ci < chunks.size(); ++ci)
+      o << "static __attribute__((noinline)) void blk" << id << "_" << ci << sig
+        << " {\n(void)b; (void)c; (void)nt;\n" << chunks[ci] << "}\n";
+    const std::size_t W = x.vl * std::size_t(s.vecs);
+    o << "void " << mm_symbol(si) << "(long i0, long i1, const " << x.T << "* restrict b, "
+      << x.T << "* restrict c, int nt) {\n"
+      << "  const long nb = (i1 - i0) / " << W << ";\n"
+      // Threads only when there is enough work (~1M multiply-adds + stores) to amortise waking
+      // them: narrow products (tests, small cache blocks) run on the calling thread.
+      << "#pragma omp parallel if (nb > 1 && nb * " << W * (x.an.nnz + x.an.m) << "L > " << (1L << 20)
+      << "L)\n  {\n"
+      << "#pragma omp for schedule(static) nowait\n"
+      << "  for (long ib = 0; ib < nb; ib++) {\n";
+    for (std::size_t ci = 0; ci < chunks.size(); ++ci)
+      o << "    blk" << id << "_" << ci << "(b + i0 + ib * " << W << ", c + i0 + ib * " << W
+        << ", nt);\n";
+    o << "  }\n";
+    if (any_nt) o << "  if (nt) _mm_sfence();  /* streaming stores visible before the barrier */\n";
+    o << "  }\n"
+      << "  if (i0 + nb * " << W << " < i1) frmini_tail(i0 + nb * " << W << ", i1, b, c);\n"
+      << "}\n";
+  }
+  return o.str();
+}
+
+}  // namespace frmini::kernels::cpu

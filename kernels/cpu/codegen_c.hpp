@@ -1,0 +1,55 @@
+// The C code generator of the cpu 'generated' provider (GiMMiK's idea, for CPUs): the entries
+// of A (alpha folded in) are embedded in the source as literals, zeros are skipped, only the
+// rows of B that A uses are loaded, each C row is stored once after its last contribution,
+// and beta is specialised (0: plain store, no C read; 1: +=, all-zero rows of A untouched;
+// other: c = dot + beta*c). Leading dimensions are baked in (each B access is one load with a
+// constant displacement, as libxsmm does); n is a run-time argument.
+//
+// Each strategy processes the panel in column blocks of W = vecs x SIMD width, OpenMP-parallel
+// over blocks (static schedule), and finishes the last n mod W columns with a scalar loop over
+// a literal CSR copy of A (no vector cleanup code to get wrong):
+//   cstream    each C row is an unrolled dot product over its non-zeros (split into partial
+//              sums for long rows, for instruction-level parallelism);
+//   bstream    rows in groups of g (rows with the same columns first): each used B row of the
+//              group is loaded once and feeds the group's g accumulators (held in registers);
+//   packed     for dense operators: the same register tiling as bstream, but as a loop over a
+//              literal array of the group's used columns, so code size (and compile time)
+//              does not grow with nnz.
+// 'nt' variants store C with non-temporal (streaming) stores when beta = 0: C bypasses the
+// caches and is not read for ownership, saving a third of the traffic of a large product.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "kernels/matmul/analysis.hpp"
+
+namespace frmini::kernels::cpu {
+
+struct CStrategy {
+  enum Kind { cstream, bstream, packed } kind = cstream;
+  int vecs = 1;      // SIMD vectors per column block (W = vecs * simd width)
+  int group = 1;     // rows per register group (bstream, packed)
+  bool nt = false;   // non-temporal C stores (beta = 0 only; needs 64-byte aligned C rows)
+  std::string name() const;
+};
+
+struct CodegenInput {
+  const matmul::Analysis* an = nullptr;  // alpha folded in
+  double beta = 0;
+  Precision precision = Precision::double_;
+  std::size_t simd_bytes = 64;
+  std::size_t ldb = 0, ldc = 0;
+};
+
+// The complete source of one shared object holding every strategy in `strategies`; strategy i
+// is exported as `frmini_mm_<i>(long i0, long i1, const T* b, T* c, int nt)` and computes
+// columns [i0, i1) of C; nt != 0 selects streaming stores (beta = 0 only; C rows and i0
+// 64-byte aligned). CStrategy::nt is ignored here: it is a run-time choice.
+std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& strategies);
+
+// The symbol name of strategy i.
+std::string mm_symbol(std::size_t i);
+
+}  // namespace frmini::kernels::cpu

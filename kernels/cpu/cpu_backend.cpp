@@ -1,0 +1,127 @@
+#include "kernels/cpu/cpu_backend.hpp"
+
+#include <omp.h>
+#include <sys/mman.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <sstream>
+
+#include "kernels/backends.hpp"
+#include "kernels/cache.hpp"
+#include "kernels/cpu/machine.hpp"
+#include "kernels/cpu/providers.hpp"
+#include "kernels/matmul/analysis.hpp"
+
+namespace frmini::kernels::cpu {
+
+namespace {
+constexpr std::size_t huge_page = 2u << 20;
+}
+
+CpuBuffer::CpuBuffer(std::size_t bytes) : Buffer(bytes) {
+  // Large panels are strided by their leading dimension: every B row of a column block sits on
+  // its own 4 KiB page, so transparent huge pages save many TLB misses.
+  const bool large = bytes >= huge_page;
+  const std::size_t align = large ? huge_page : 64;
+  std::size_t rounded = (std::max<std::size_t>(bytes, 1) + align - 1) / align * align;
+  data_ = std::aligned_alloc(align, rounded);
+  if (!data_) throw std::bad_alloc();
+  if (large) madvise(data_, rounded, MADV_HUGEPAGE);
+  std::memset(data_, 0, rounded);
+}
+
+CpuBuffer::~CpuBuffer() { std::free(data_); }
+
+CpuBackend::CpuBackend(const BackendOptions& opts) : opts_(opts), compiler_(opts.verbose) {
+  if (opts_.threads > 0) omp_set_num_threads(opts_.threads);
+}
+
+int CpuBackend::threads() const { return max_threads(); }
+
+std::string CpuBackend::device_description() const {
+  std::ostringstream s;
+  s << cpu_model() << ", " << threads() << " threads, " << simd_bytes() * 8 << "-bit SIMD";
+  return s.str();
+}
+
+std::size_t CpuBackend::soa_width(Precision p) const { return simd_bytes() / itemsize(p); }
+
+std::size_t CpuBackend::last_level_cache_bytes() const { return llc_bytes(); }
+
+std::unique_ptr<Buffer> CpuBackend::alloc(std::size_t bytes) {
+  return std::make_unique<CpuBuffer>(bytes);
+}
+
+void CpuBackend::upload(Buffer& dst, std::size_t off, const void* src, std::size_t bytes) {
+  if (bytes) std::memcpy(host_ptr(dst, off), src, bytes);
+}
+
+void CpuBackend::download(void* dst, const Buffer& src, std::size_t off, std::size_t bytes) {
+  if (bytes) std::memcpy(dst, host_ptr(src, off), bytes);
+}
+
+void CpuBackend::copy(Buffer& dst, std::size_t doff, const Buffer& src, std::size_t soff,
+                      std::size_t bytes) {
+  if (bytes) std::memmove(host_ptr(dst, doff), host_ptr(src, soff), bytes);
+}
+
+std::shared_ptr<CpuModule> CpuBackend::compile_c(const std::string& source,
+                                                 const std::vector<std::string>& flags) {
+  return compiler_.compile(source, flags);
+}
+
+std::shared_ptr<Module> CpuBackend::compile(const std::string& source,
+                                            const std::vector<std::string>& flags) {
+  return compile_c(source, flags);
+}
+
+std::vector<double> CpuBackend::time_runs(const std::function<void()>& enqueue, int warmup,
+                                          int nrep) {
+  for (int i = 0; i < warmup; ++i) enqueue();
+  std::vector<double> t;
+  t.reserve(std::size_t(std::max(nrep, 0)));
+  for (int i = 0; i < nrep; ++i) {
+    auto t0 = std::chrono::steady_clock::now();
+    enqueue();
+    auto t1 = std::chrono::steady_clock::now();
+    t.push_back(std::chrono::duration<double>(t1 - t0).count());
+  }
+  return t;
+}
+
+const Bandwidth& CpuBackend::bandwidth() {
+  if (bw_) return *bw_;
+  std::string id = cpu_model() + "|" + cpu_flags_hash() + "|" + std::to_string(threads());
+  std::string key = "bandwidth/cpu-" + matmul::hex64(matmul::fnv1a(id.data(), id.size()));
+  if (auto hit = cache_read(key)) {
+    std::istringstream s(*hit);
+    Bandwidth b;
+    if (s >> b.copy_gbs >> b.triad_gbs && b.copy_gbs > 0 && b.triad_gbs > 0) return *(bw_ = b);
+  }
+  bw_ = measure_bandwidth(*this);
+  std::ostringstream s;
+  s << bw_->copy_gbs << " " << bw_->triad_gbs << "\n# copy triad GB/s: " << id << "\n";
+  cache_write(key, s.str());
+  return *bw_;
+}
+
+std::vector<std::shared_ptr<matmul::Provider>> CpuBackend::matmul_providers() {
+  if (providers_.empty()) {
+    providers_.push_back(make_generated_provider(*this));
+    if (auto p = make_blas_provider()) providers_.push_back(p);
+    if (auto p = make_xsmm_provider(*this)) providers_.push_back(p);
+    providers_.push_back(make_reference_provider());
+  }
+  return providers_;
+}
+
+}  // namespace frmini::kernels::cpu
+
+namespace frmini::kernels {
+std::unique_ptr<Backend> make_cpu_backend(const BackendOptions& opts) {
+  return std::make_unique<cpu::CpuBackend>(opts);
+}
+}  // namespace frmini::kernels

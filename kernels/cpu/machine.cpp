@@ -1,0 +1,97 @@
+#include "kernels/cpu/machine.hpp"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "kernels/matmul/analysis.hpp"
+
+namespace frmini::kernels::cpu {
+
+namespace {
+std::string cpuinfo_field(const std::string& field) {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.compare(0, field.size(), field) == 0) {
+      auto colon = line.find(':');
+      if (colon != std::string::npos) {
+        auto v = line.substr(colon + 1);
+        auto b = v.find_first_not_of(" \t");
+        return b == std::string::npos ? "" : v.substr(b);
+      }
+    }
+  }
+  return "";
+}
+
+// sysfs sizes look like "32768K" or "1M".
+std::size_t parse_size(std::string s) {
+  if (s.empty()) return 0;
+  std::size_t mul = 1;
+  char u = s.back();
+  if (u == 'K' || u == 'k') mul = 1024, s.pop_back();
+  else if (u == 'M' || u == 'm') mul = 1024 * 1024, s.pop_back();
+  else if (u == 'G' || u == 'g') mul = 1024ull * 1024 * 1024, s.pop_back();
+  try {
+    return std::stoull(s) * mul;
+  } catch (...) {
+    return 0;
+  }
+}
+}  // namespace
+
+std::string cpu_model() {
+  static const std::string m = [] {
+    auto s = cpuinfo_field("model name");
+    return s.empty() ? std::string("unknown cpu") : s;
+  }();
+  return m;
+}
+
+std::string cpu_flags_hash() {
+  static const std::string h = [] {
+    auto f = cpuinfo_field("flags");
+    return matmul::hex64(matmul::fnv1a(f.data(), f.size()));
+  }();
+  return h;
+}
+
+std::size_t llc_bytes() {
+  static const std::size_t bytes = [] {
+    std::size_t best = 0;
+    int best_level = -1;
+    for (int i = 0; i < 8; ++i) {
+      std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+      std::ifstream lv(dir + "level"), sz(dir + "size"), ty(dir + "type");
+      if (!lv || !sz) continue;
+      int level = 0;
+      std::string size, type;
+      lv >> level;
+      sz >> size;
+      ty >> type;
+      if (type == "Instruction") continue;
+      if (level > best_level) best_level = level, best = parse_size(size);
+    }
+    if (best == 0) {
+      long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+      long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+      best = std::size_t(l3 > 0 ? l3 : (l2 > 0 ? l2 : 0));
+    }
+    return best;
+  }();
+  return bytes;
+}
+
+std::size_t simd_bytes() {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) return 64;
+  if (__builtin_cpu_supports("avx2")) return 32;
+  return 16;
+}
+
+int max_threads() { return omp_get_max_threads(); }
+
+}  // namespace frmini::kernels::cpu

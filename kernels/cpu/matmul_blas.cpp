@@ -1,0 +1,60 @@
+// The 'blas' provider: OpenBLAS cblas_[sd]gemm, row-major, the vendor baseline of the paper.
+// It accepts every problem (any beta, any leading dimensions).
+#include "kernels/cpu/providers.hpp"
+
+#if FRMINI_CPU_HAVE_OPENBLAS
+#include <cblas.h>
+
+#include <vector>
+
+#include "kernels/cpu/cpu_kernel.hpp"
+
+namespace frmini::kernels::cpu {
+
+namespace {
+
+class BlasProvider : public matmul::Provider {
+ public:
+  std::string name() const override { return "blas"; }
+  std::vector<std::unique_ptr<matmul::Kernel>> candidates(const matmul::Problem& p,
+                                                          std::string*) override {
+    std::vector<std::unique_ptr<matmul::Kernel>> out;
+    const int m = int(p.m()), k = int(p.k()), ldb = int(p.b.ld), ldc = int(p.c.ld);
+    const int lda = std::max(k, 1);
+    CpuKernel::Body body;
+    if (p.precision == Precision::double_) {
+      auto a = std::make_shared<std::vector<double>>(p.a.data);
+      double* b = panel_ptr<double>(p.b);
+      double* c = panel_ptr<double>(p.c);
+      double alpha = p.alpha, beta = p.beta;
+      body = [=](std::size_t c0, std::size_t c1) {
+        cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, int(c1 - c0), k, alpha,
+                    a->data(), lda, b + c0, ldb, beta, c + c0, ldc);
+      };
+    } else {
+      auto a = std::make_shared<std::vector<float>>(p.a.data.begin(), p.a.data.end());
+      float* b = panel_ptr<float>(p.b);
+      float* c = panel_ptr<float>(p.c);
+      float alpha = float(p.alpha), beta = float(p.beta);
+      body = [=](std::size_t c0, std::size_t c1) {
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, int(c1 - c0), k, alpha,
+                    a->data(), lda, b + c0, ldb, beta, c + c0, ldc);
+      };
+    }
+    out.push_back(std::make_unique<CpuKernel>(
+        "blas", p.precision == Precision::double_ ? "dgemm" : "sgemm", p.n, std::move(body)));
+    return out;
+  }
+};
+
+}  // namespace
+
+std::shared_ptr<matmul::Provider> make_blas_provider() { return std::make_shared<BlasProvider>(); }
+
+}  // namespace frmini::kernels::cpu
+
+#else
+namespace frmini::kernels::cpu {
+std::shared_ptr<matmul::Provider> make_blas_provider() { return nullptr; }
+}  // namespace frmini::kernels::cpu
+#endif

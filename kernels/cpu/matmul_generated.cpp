@@ -1,0 +1,119 @@
+// The cpu 'generated' provider: bespoke C kernels (codegen_c.hpp) compiled at run time by the
+// backend and loaded with dlopen. All strategies of one problem live in one shared object,
+// so one compilation serves the tuner's whole candidate list (and every n: n is a run-time
+// argument; A, alpha, beta, precision and the leading dimensions are baked in).
+#include <cstdint>
+#include <sstream>
+
+#include "kernels/cpu/codegen_c.hpp"
+#include "kernels/cpu/cpu_kernel.hpp"
+#include "kernels/cpu/machine.hpp"
+#include "kernels/cpu/providers.hpp"
+
+namespace frmini::kernels::cpu {
+
+namespace {
+
+// Beyond this many non-zeros the unrolled strategies' compile time stops being reasonable
+// (seconds); only the packed (loop) strategies are offered.
+constexpr std::size_t max_unrolled_nnz = 8000;
+// Beyond this, a single unrolled strategy (compile time).
+constexpr std::size_t max_menu_nnz = 2000;
+
+// The strategies offered, best-first by a rough heuristic (this order is also the tuner's
+// incumbency order, so a later strategy must be 5% faster to be chosen).
+std::vector<CStrategy> strategies_for(const matmul::Analysis& an, const matmul::Problem& p,
+                                      std::size_t vl) {
+  std::vector<CStrategy> out;
+  const bool dense = an.density() > 0.5;
+  auto add = [&](CStrategy::Kind k, int vecs, int group) {
+    // No point in blocks much wider than the panel.
+    if (vecs > 1 && std::size_t(vecs) * vl > std::max<std::size_t>(p.n, vl)) return;
+    out.push_back(CStrategy{k, vecs, group, false});
+  };
+  if (dense || an.nnz > max_unrolled_nnz) {
+    add(CStrategy::packed, 2, 6);
+    add(CStrategy::packed, 1, 12);
+    add(CStrategy::packed, 4, 3);
+    return out;
+  }
+  // GCC compiles roughly 2-4k unrolled multiply-adds per second: large operators get the one
+  // strategy that has proven best, small ones the full menu.
+  if (an.nnz > max_menu_nnz) {
+    add(CStrategy::cstream, 1, 1);
+    return out;
+  }
+  add(CStrategy::cstream, 2, 1);
+  add(CStrategy::cstream, 1, 1);
+  add(CStrategy::bstream, 1, 8);
+  return out;
+}
+
+class GeneratedProvider : public matmul::Provider {
+ public:
+  explicit GeneratedProvider(CpuBackend& be) : be_(be) {}
+  std::string name() const override { return "generated"; }
+
+  std::vector<std::unique_ptr<matmul::Kernel>> candidates(const matmul::Problem& p,
+                                                          std::string* why) override {
+    std::vector<std::unique_ptr<matmul::Kernel>> out;
+    if (p.b.ld < p.n || p.c.ld < p.n) {
+      if (why) *why = "leading dimensions smaller than n";
+      return out;
+    }
+    const std::size_t s = itemsize(p.precision), sb = simd_bytes(), vl = sb / s;
+    auto an = matmul::analyse(p.a, p.alpha);
+    const auto cbase = reinterpret_cast<std::uintptr_t>(host_ptr(*p.c.buf, p.c.offset * s));
+    const bool nt_ok = p.beta == 0.0 && cbase % 64 == 0 && (p.c.ld * s) % 64 == 0 && sb >= 16;
+    auto strats = strategies_for(an, p, vl);
+
+    CodegenInput in;
+    in.an = &an;
+    in.beta = p.beta;
+    in.precision = p.precision;
+    in.simd_bytes = sb;
+    in.ldb = p.b.ld;
+    in.ldc = p.c.ld;
+    auto mod = be_.compile_c(generate_c(in, strats));
+
+    // Each compiled strategy twice when C may be streamed: plain stores first (the
+    // incumbent: best while C fits in cache), then streaming stores.
+    for (int nt = 0; nt <= (nt_ok ? 1 : 0); ++nt)
+      for (std::size_t i = 0; i < strats.size(); ++i) {
+        CpuKernel::Body body;
+        void* f = mod->symbol(mm_symbol(i));
+        if (p.precision == Precision::double_) {
+          using fn_t = void (*)(long, long, const double*, double*, int);
+          auto fn = reinterpret_cast<fn_t>(f);
+          const double* b = panel_ptr<double>(p.b);
+          double* c = panel_ptr<double>(p.c);
+          body = [mod, fn, b, c, nt](std::size_t c0, std::size_t c1) {
+            fn(long(c0), long(c1), b, c, nt);
+          };
+        } else {
+          using fn_t = void (*)(long, long, const float*, float*, int);
+          auto fn = reinterpret_cast<fn_t>(f);
+          const float* b = panel_ptr<float>(p.b);
+          float* c = panel_ptr<float>(p.c);
+          body = [mod, fn, b, c, nt](std::size_t c0, std::size_t c1) {
+            fn(long(c0), long(c1), b, c, nt);
+          };
+        }
+        auto st = strats[i];
+        st.nt = nt != 0;
+        out.push_back(std::make_unique<CpuKernel>("generated", st.name(), p.n, std::move(body)));
+      }
+    return out;
+  }
+
+ private:
+  CpuBackend& be_;
+};
+
+}  // namespace
+
+std::shared_ptr<matmul::Provider> make_generated_provider(CpuBackend& be) {
+  return std::make_shared<GeneratedProvider>(be);
+}
+
+}  // namespace frmini::kernels::cpu

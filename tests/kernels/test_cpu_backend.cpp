@@ -1,0 +1,116 @@
+// The cpu backend: memory, compilation and its disk cache, timing, the bandwidth probe.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "kernels/backend.hpp"
+#include "kernels/cpu/cpu_backend.hpp"
+#include "tests/frmini_catch.hpp"
+
+using namespace frmini::kernels;
+namespace fs = std::filesystem;
+
+namespace {
+// Every test runs against its own cache directory.
+struct TempCache {
+  fs::path dir;
+  TempCache() {
+    dir = fs::temp_directory_path() / ("frmini-test-cache-" + std::to_string(::getpid()) + "-" +
+                                       std::to_string(std::rand()));
+    fs::create_directories(dir);
+    setenv("FRMINI_CACHE_DIR", dir.c_str(), 1);
+  }
+  ~TempCache() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+}  // namespace
+
+TEST_CASE("cpu backend: buffers are aligned, zeroed, and copies are exact", "[cpu]") {
+  TempCache tc;
+  auto be = make_backend("cpu");
+  REQUIRE(be->name() == "cpu");
+  REQUIRE(be->alignment() >= 64);
+  REQUIRE(be->soa_width(Precision::double_) >= 2);
+  REQUIRE(be->soa_width(Precision::single) == 2 * be->soa_width(Precision::double_));
+  REQUIRE(be->last_level_cache_bytes() > 0);
+  for (std::size_t bytes : {std::size_t(1), std::size_t(1000), std::size_t(5u << 20)}) {
+    auto b = be->alloc(bytes);
+    REQUIRE(b->bytes() == bytes);
+    auto p = reinterpret_cast<std::uintptr_t>(cpu::host_ptr(*b));
+    REQUIRE(p % be->alignment() == 0);
+    std::vector<unsigned char> h(bytes, 0xff);
+    be->download(h.data(), *b, 0, bytes);
+    REQUIRE(std::all_of(h.begin(), h.end(), [](unsigned char x) { return x == 0; }));
+  }
+  auto a = be->alloc(64), b = be->alloc(64);
+  double src[4] = {1, 2, 3, 4}, dst[4] = {};
+  be->upload(*a, 8, src, sizeof src);
+  be->copy(*b, 0, *a, 8, sizeof src);
+  be->download(dst, *b, 0, sizeof dst);
+  REQUIRE(dst[3] == 4.0);
+}
+
+TEST_CASE("cpu backend: compile, cache hit, corrupted object rebuilt, errors carry the log",
+          "[cpu]") {
+  TempCache tc;
+  cpu::CpuBackend be(BackendOptions{});
+  const std::string src = "int frmini_answer(void) { return 42; }\n";
+  std::string path;
+  {
+    auto m = be.compile_c(src);
+    auto f = reinterpret_cast<int (*)()>(m->symbol("frmini_answer"));
+    REQUIRE(f() == 42);
+    path = m->path();
+    REQUIRE(be.compiler().stats().compiled == 1);
+  }
+  {
+    // A second backend (a second run) finds the object on disk.
+    cpu::CpuBackend be2(BackendOptions{});
+    auto m = be2.compile_c(src);
+    REQUIRE(be2.compiler().stats().compiled == 0);
+    REQUIRE(be2.compiler().stats().disk_hits == 1);
+  }
+  {
+    // Corrupt the cached object: it is rebuilt, not loaded.
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << "not an ELF file";
+    cpu::CpuBackend be3(BackendOptions{});
+    auto m = be3.compile_c(src);
+    REQUIRE(be3.compiler().stats().rebuilt == 1);
+    REQUIRE(be3.compiler().stats().compiled == 1);
+    auto f = reinterpret_cast<int (*)()>(m->symbol("frmini_answer"));
+    REQUIRE(f() == 42);
+  }
+  // Different flags are a different object.
+  REQUIRE(be.compiler().cached_object_path(src, {"-DX=1"}) != be.compiler().cached_object_path(src, {}));
+  // A compile error is an internal error carrying the compiler's message.
+  try {
+    be.compile_c("int broken(void) { return undeclared_thing; }\n");
+    FAIL("expected a compile error");
+  } catch (const frmini::UserError&) {
+    FAIL("a compile error must not be a user error");
+  } catch (const std::runtime_error& e) {
+    REQUIRE(std::string(e.what()).find("undeclared_thing") != std::string::npos);
+  }
+  REQUIRE_THROWS(be.compile_c(src)->symbol("no_such_symbol"));
+}
+
+TEST_CASE("cpu backend: time_runs and the bandwidth probe (cached)", "[cpu]") {
+  TempCache tc;
+  auto be = make_backend("cpu");
+  int calls = 0;
+  auto t = be->time_runs([&] { ++calls; }, 2, 5);
+  REQUIRE(t.size() == 5);
+  REQUIRE(calls == 7);
+  const auto& bw = be->bandwidth();
+  REQUIRE(bw.copy_gbs > 0.1);
+  REQUIRE(bw.triad_gbs > 0.1);
+  // A second backend reads the cache instead of measuring again (same figures).
+  auto be2 = make_backend("cpu");
+  REQUIRE(be2->bandwidth().triad_gbs == Approx(bw.triad_gbs).epsilon(1e-5));
+}

@@ -1,0 +1,193 @@
+// Matmul providers on small and awkward operators, make_kernel and the auto tuner.
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <thread>
+
+#include "kernels/cpu/cpu_kernel.hpp"
+#include "kernels/matmul/analysis.hpp"
+#include "kernels/matmul/auto_tune.hpp"
+#include "operators/error.hpp"
+#include "operators/operators.hpp"
+#include "tests/frmini_catch.hpp"
+#include "tests/kernels/matmul_harness.hpp"
+#include "tests/kernels/sweep.hpp"
+
+using namespace frmini;
+using namespace frmini::test;
+namespace fs = std::filesystem;
+
+namespace {
+struct TempCache {
+  fs::path dir;
+  TempCache() {
+    dir = fs::temp_directory_path() / ("frmini-test-mm-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    setenv("FRMINI_CACHE_DIR", dir.c_str(), 1);
+    setenv("FRMINI_CFLAGS", "-Werror", 1);  // generated C must compile without warnings
+  }
+  ~TempCache() {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+km::HostMatrix matrix(std::size_t r, std::size_t c, std::vector<double> v) {
+  return km::HostMatrix{r, c, std::move(v)};
+}
+
+km::HostMatrix random_sparse(std::size_t r, std::size_t c, double density, unsigned seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(0, 1), v(-2, 2);
+  km::HostMatrix a{r, c, std::vector<double>(r * c, 0.0)};
+  for (auto& x : a.data)
+    if (u(rng) < density) x = v(rng);
+  return a;
+}
+}  // namespace
+
+TEST_CASE("matmul: awkward operators, all providers, both precisions, beta 0/1/0.5", "[matmul]") {
+  TempCache tc;
+  auto be = kernels::make_backend("cpu");
+  std::vector<std::pair<std::string, km::HostMatrix>> cases = {
+      {"zero3x5", matrix(3, 5, std::vector<double>(15, 0.0))},
+      {"one1x1", matrix(1, 1, {-1.5})},
+      {"zero-row-col", matrix(3, 3, {1, 0, 2, 0, 0, 0, 3, 0, 4})},
+      {"single-nnz", matrix(2, 7, {0, 0, 0, 0, 0, 0, 1e-3, 0, 0, 0, 0, 0, 0, 0})},
+      {"sparse40x30", random_sparse(40, 30, 0.1, 1)},
+      {"dense20x24", random_sparse(20, 24, 1.0, 2)},
+      {"long-rows", random_sparse(5, 200, 0.6, 3)},
+  };
+  for (auto& [name, a] : cases)
+    for (auto prec : {kernels::Precision::double_, kernels::Precision::single})
+      for (double beta : {0.0, 1.0, 0.5}) {
+        auto st = sweep_operator(*be, a, name, prec, beta);
+        REQUIRE(st.checked > 0);
+      }
+}
+
+TEST_CASE("matmul: real operators quad p1-p3 (all providers)", "[matmul]") {
+  TempCache tc;
+  auto be = kernels::make_backend("cpu");
+  for (int order = 1; order <= 3; ++order) {
+    auto ops = operators::build_operators("quad", order);
+    for (const auto& op : operators::solver_operator_names()) {
+      const auto& m = operators::get(ops, op);
+      km::HostMatrix a{m.rows, m.cols, m.data};
+      for (auto prec : {kernels::Precision::double_, kernels::Precision::single})
+        for (double beta : {0.0, 1.0, 0.5})
+          sweep_operator(*be, a, "quad-p" + std::to_string(order) + "-" + op, prec, beta);
+    }
+  }
+}
+
+TEST_CASE("matmul: alpha is folded in; unaligned leading dimensions and offsets", "[matmul]") {
+  TempCache tc;
+  auto be = kernels::make_backend("cpu");
+  auto a = random_sparse(17, 23, 0.3, 4);
+  for (auto prec : {kernels::Precision::double_, kernels::Precision::single}) {
+    const std::size_t n = 45, ld = 50;  // ld not a multiple of the SIMD width
+    Operands ops(*be, prec, a.rows, a.cols, ld + 1, ld, 3, 5);
+    auto p = ops.problem(a, -2.5, 0.5, n);
+    ops.reset_c();
+    km::make_kernel(*be, "reference", p)->run();
+    auto ref = ops.read_c();
+    for (const std::string prov : {"generated", "blas"}) {
+      ops.reset_c();
+      auto k = km::make_kernel(*be, prov, p);
+      ops.reset_c();
+      k->run();
+      INFO(prov << " " << k->strategy());
+      REQUIRE(product_error(ops.read_c(), ref, a.rows, n, ld, 5) <=
+              (prec == kernels::Precision::double_ ? 1e-12 : 1e-5));
+    }
+    // libxsmm cannot take this layout: it declines with a reason, as a user error.
+    try {
+      km::make_kernel(*be, "xsmm", p);
+      FAIL("xsmm accepted beta 0.5");
+    } catch (const UserError& e) {
+      REQUIRE(std::string(e.what()).find("beta") != std::string::npos);
+    }
+  }
+  REQUIRE_THROWS_AS(km::make_kernel(*be, "nosuch", Operands(*be, kernels::Precision::double_, 2,
+                                                            2, 8, 8, 0, 0).problem(a, 1, 0, 8)),
+                    UserError);
+}
+
+namespace {
+// A provider whose kernel is correct (it delegates) but slow: auto must not choose it.
+class SlowProvider : public km::Provider {
+ public:
+  SlowProvider(std::shared_ptr<km::Provider> inner, std::string name, int sleep_us)
+      : inner_(std::move(inner)), name_(std::move(name)), sleep_us_(sleep_us) {}
+  std::string name() const override { return name_; }
+  std::vector<std::unique_ptr<km::Kernel>> candidates(const km::Problem& p, std::string* why) override {
+    std::vector<std::unique_ptr<km::Kernel>> out;
+    auto ks = inner_->candidates(p, why);
+    std::shared_ptr<km::Kernel> k(std::move(ks.at(0)));
+    int us = sleep_us_;
+    out.push_back(std::make_unique<kernels::cpu::CpuKernel>(
+        name_, "slow", p.n, [k, us](std::size_t b, std::size_t e) {
+          std::this_thread::sleep_for(std::chrono::microseconds(us));
+          k->run_columns(b, e);
+        }));
+    return out;
+  }
+
+ private:
+  std::shared_ptr<km::Provider> inner_;
+  std::string name_;
+  int sleep_us_;
+};
+}  // namespace
+
+TEST_CASE("auto: restores C, never picks a slow candidate, decides deterministically", "[matmul][auto]") {
+  TempCache tc;
+  setenv("FRMINI_TUNE_CACHE", "0", 1);
+  auto be = kernels::make_backend("cpu");
+  auto provs = be->matmul_providers();
+  std::shared_ptr<km::Provider> blas;
+  for (auto& p : provs)
+    if (p->name() == "blas") blas = p;
+  REQUIRE(blas);
+  auto a = random_sparse(30, 30, 0.2, 5);
+  Operands ops(*be, kernels::Precision::double_, 30, 30, 1024, 1024, 0, 0);
+  auto p = ops.problem(a, 1.0, 1.0, 1000, "auto-test");
+  const auto before = ops.read_c();
+
+  // The slow candidate is the incumbent (asked first): it must still lose.
+  auto slow = std::make_shared<SlowProvider>(blas, "slowblas", 20000);
+  km::clear_tuning_log();
+  auto k = km::tune(*be, {slow, blas}, p, "auto");
+  REQUIRE(k->provider() == "blas");
+  REQUIRE(ops.read_c() == before);  // beta = 1 timing runs accumulated into C: restored
+
+  // Two equally fast candidates: the incumbent keeps its place (5% hysteresis), every time.
+  auto same = std::make_shared<SlowProvider>(blas, "sameblas", 0);
+  for (int i = 0; i < 3; ++i) {
+    auto k2 = km::tune(*be, {same, slow}, p, "auto");
+    REQUIRE(k2->provider() == "sameblas");
+  }
+  auto log = km::tuning_log();
+  REQUIRE(log.size() == 4);
+  REQUIRE(log[0].provider == "blas");
+  REQUIRE(log[0].timings.size() == 2);
+
+  // The real auto: a decision, recorded, C restored, and cached on disk for the next run.
+  unsetenv("FRMINI_TUNE_CACHE");
+  auto ka = km::make_kernel(*be, "auto", p);
+  REQUIRE(ops.read_c() == before);
+  REQUIRE(ka->provider() != "reference");
+  auto kb = km::make_kernel(*be, "auto", p);
+  REQUIRE(kb->provider() == ka->provider());
+  REQUIRE(kb->strategy() == ka->strategy());
+  REQUIRE(km::tuning_log().back().from_cache);
+}
+
+TEST_CASE("generated: literal embedding round-trips, strategies named", "[matmul]") {
+  REQUIRE(km::literal(0.1, kernels::Precision::double_) == "0.10000000000000001");
+  REQUIRE(km::literal(2.0, kernels::Precision::double_) == "2.0");
+  REQUIRE(km::literal(0.1, kernels::Precision::single).back() == 'f');
+}
