@@ -98,6 +98,9 @@ class OpenCLBackend : public Backend {
                                 int nrep) override;
   const Bandwidth& bandwidth() override;
   std::vector<std::shared_ptr<matmul::Provider>> matmul_providers() override;
+  // Defined in pointwise.cpp.
+  std::unique_ptr<pointwise::PointwiseKernel> pointwise(const pointwise::Spec& spec,
+                                                        Precision p) override;
 
   // OpenCL specifics, for providers and tests.
   const DeviceInfo& info() const { return info_; }

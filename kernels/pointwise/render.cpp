@@ -275,8 +275,24 @@ std::string render(const Spec& s, Dialect d, Precision p, std::size_t soa) {
       bool cl = d == Dialect::opencl;
       o << (cl ? "__kernel void " : "extern \"C\" __global__ void ") << s.name << "("
         << w.i64 << " _ib, " << w.i64 << " _ie";
-      for (const auto& x : sl) o << ",\n    " << slot_param(x, d, s);
-      o << ")\n{\n";
+      // OpenCL buffers are cl_mem objects: the host cannot offset them, so each buffer slot
+      // is a (base, offset) pair and the kernel forms the pointer.
+      std::ostringstream derive;
+      for (const auto& x : sl) {
+        bool buf = x.type == SlotType::fp_buffer || x.type == SlotType::idx_buffer;
+        if (cl && buf) {
+          std::string decl = slot_param(x, d, s);
+          std::string base = decl;
+          base.insert(base.rfind(x.name) + x.name.size(), "_base");
+          // No restrict on the parameter: only the derived pointer carries it.
+          for (std::size_t q; (q = base.find("restrict ")) != std::string::npos;) base.erase(q, 9);
+          o << ",\n    " << base << ", const long " << x.name << "_off";
+          derive << "  " << decl << " = " << x.name << "_base + " << x.name << "_off;\n";
+        } else {
+          o << ",\n    " << slot_param(x, d, s);
+        }
+      }
+      o << ")\n{\n" << derive.str();
       std::string gx = cl ? "get_global_id(0)" : "(blockIdx.x*(" + std::string(w.i64) + ")blockDim.x + threadIdx.x)";
       std::string gy = cl ? "get_global_id(1)" : "(blockIdx.y*blockDim.y + threadIdx.y)";
       if (elem) {

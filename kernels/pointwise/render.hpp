@@ -13,6 +13,8 @@
 //            the cpu backend splits ranges over OpenMP threads and cache blocks itself.
 // OpenCL:    __kernel void NAME(long begin, long end, <slots>), element_points launched over
 //            an (elements, NPTS) range, points over a 1-D range; extra work-items return.
+//            Every buffer slot is passed as two parameters, the cl_mem and a long offset in
+//            elements of its type (cl_mem objects cannot be offset on the host).
 // CUDA:      extern "C" __global__ void NAME(long long begin, long long end, <slots>),
 //            x over elements/points, y over NPTS.
 #pragma once

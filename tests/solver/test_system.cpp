@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "kernels/backend.hpp"
+#include "operators/error.hpp"
 #include "solver/system/system.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/support/box_mesh.hpp"
@@ -141,4 +142,23 @@ TEST_CASE("generated kernels and BLAS give the same solution after 20 steps") {
   for (std::size_t g = 0; g < a.size(); ++g)
     for (std::size_t i = 0; i < a[g].size(); ++i) d = std::max(d, std::abs(a[g][i] - b[g][i]));
   CHECK(d <= 1e-10);
+}
+
+TEST_CASE("the opencl backend matches the cpu backend after 20 steps (Euler and NS)") {
+  auto cpu = kernels::make_backend("cpu");
+  std::unique_ptr<kernels::Backend> ocl;
+  try {
+    ocl = kernels::make_backend("opencl");
+  } catch (const UserError& e) {
+    FAIL("no OpenCL device (install pocl-opencl-icd): " << e.what());
+  }
+  for (std::string sys : {"euler", "navier-stokes"}) {
+    INFO(sys);
+    auto a = vortex_run(*cpu, "generated", 20, nullptr, nullptr, sys);
+    auto b = vortex_run(*ocl, "generated", 20, nullptr, nullptr, sys);
+    double d = 0;
+    for (std::size_t g = 0; g < a.size(); ++g)
+      for (std::size_t i = 0; i < a[g].size(); ++i) d = std::max(d, std::abs(a[g][i] - b[g][i]));
+    CHECK(d <= 1e-10);
+  }
 }
