@@ -192,7 +192,11 @@ void Matcher::match_boundaries() {
   if (nunmatched)
     throw UserError(raw_.source + ": " + std::to_string(nunmatched) +
                     " element faces are unmatched (no neighbour, named boundary or periodic "
-                    "partner); the first is " + first);
+                    "partner); the first is " + first +
+                    (raw_.boundaries.empty() ? " (the file names no boundaries: give them Gmsh "
+                                               "physical groups of dimension " +
+                                                   std::to_string(raw_.ndims - 1) + ")"
+                                             : ""));
 }
 
 Mesh Matcher::run() {

@@ -51,6 +51,10 @@ TEST_CASE("meshes that do not close are refused with a clear message", "[meshes]
   r.boundaries[0].faces.pop_back();  // one wall face lost
   CHECK_THROWS_WITH(build_mesh(r), Catch::Matchers::Contains("1 element faces are unmatched") &&
                                        Catch::Matchers::Contains("face 2 of quad 2"));
+  auto r1 = test::strip_mesh(3, test::Ends::boundaries);
+  r1.boundaries.clear();  // a file without physical groups for its boundaries
+  CHECK_THROWS_WITH(build_mesh(r1), Catch::Matchers::Contains("8 element faces are unmatched") &&
+                                        Catch::Matchers::Contains("names no boundaries"));
   auto r2 = test::strip_mesh(3, test::Ends::boundaries);
   r2.groups[0].verts.insert(r2.groups[0].verts.end(), {0, 1, 4, 5});  // a duplicate of element 0
   r2.groups[0].nodes.insert(r2.groups[0].nodes.end(), {0, 0, 1, 0, 0, 1, 1, 1});
