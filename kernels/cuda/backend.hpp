@@ -64,6 +64,9 @@ class CudaBackend : public Backend {
                                 int nrep) override;
   const Bandwidth& bandwidth() override;
   std::vector<std::shared_ptr<matmul::Provider>> matmul_providers() override;
+  // Defined in pointwise.cpp.
+  std::unique_ptr<pointwise::PointwiseKernel> pointwise(const pointwise::Spec& spec,
+                                                        Precision p) override;
 
   // CUDA specifics for the providers.
   const Driver& driver() const { return d_; }

@@ -1,0 +1,106 @@
+// Pointwise kernels on the cuda backend: the spec rendered as CUDA C++, compiled by NVRTC to
+// a cubin for the device (through compile() and its disk cache), arguments kept as a
+// parameter block set at bind(); element kernels run on a (elements/128, NPTS) grid of
+// 128-thread blocks, point kernels on a 1-D grid.
+#include <stdexcept>
+
+#include "kernels/cuda/backend.hpp"
+#include "kernels/cuda/driver.hpp"
+#include "kernels/pointwise/render.hpp"
+
+namespace frmini::kernels::cuda {
+
+namespace {
+
+using namespace pointwise;
+
+class CudaPointwise : public PointwiseKernel {
+ public:
+  CudaPointwise(CudaBackend& be, Spec spec, Precision p)
+      : be_(be), spec_(std::move(spec)), prec_(p), slots_(slots(spec_)) {
+    module_ = std::static_pointer_cast<CudaModule>(
+        be.compile(render(spec_, Dialect::cuda, p, be.soa_width(p))));
+    fn_ = module_->function(spec_.name);
+    npts_ = spec_.space == Space::element_points ? std::stoi(spec_.defines.at("NPTS")) : 1;
+    // Every parameter is 8 bytes (pointer, long long, double) except float scalars.
+    values_.resize(slots_.size() + 2);
+  }
+  const Spec& spec() const override { return spec_; }
+
+  void bind(const std::vector<ArgValue>& args) override {
+    if (args.size() != spec_.args.size())
+      throw std::logic_error(spec_.name + ": wrong number of arguments");
+    const std::size_t item = itemsize(prec_);
+    std::vector<int> next(args.size(), 0);
+    for (std::size_t k = 0; k < slots_.size(); ++k) {
+      const Slot& s = slots_[k];
+      const ArgValue& v = args[s.arg];
+      int nth = next[s.arg]++;
+      Value& x = values_[k + 2];
+      switch (s.type) {
+        case SlotType::fp_buffer: x.p = CudaBackend::ptr(*v.buf) + v.offset * item; break;
+        case SlotType::idx_buffer:
+          x.p = nth == 1 ? CudaBackend::ptr(*v.ix) + v.ix_offset * 8
+                         : CudaBackend::ptr(*v.rs) + v.rs_offset * 8;
+          break;
+        case SlotType::int64:
+          x.i = spec_.args[s.arg].kind == ArgKind::index ? v.index : v.ld;
+          break;
+        case SlotType::fp_scalar: set_fp(x, v.scalar); break;
+      }
+    }
+    bound_ = true;
+  }
+
+  void set_scalar(std::size_t arg, double value) override {
+    for (std::size_t k = 0; k < slots_.size(); ++k)
+      if (slots_[k].arg == arg && slots_[k].type == SlotType::fp_scalar) {
+        set_fp(values_[k + 2], value);
+        return;
+      }
+    throw std::logic_error(spec_.name + ": no such scalar");
+  }
+
+  void run(int64_t begin, int64_t end) override {
+    if (!bound_) throw std::logic_error(spec_.name + ": run before bind");
+    if (end <= begin) return;
+    values_[0].i = begin;
+    values_[1].i = end;
+    std::vector<void*> ptrs;
+    for (auto& v : values_) ptrs.push_back(&v);
+    const unsigned bx = 128;
+    const unsigned gx = unsigned((end - begin + bx - 1) / bx);
+    const Driver& d = be_.driver();
+    d.check(d.LaunchKernel(fn_, gx, unsigned(npts_), 1, bx, 1, 1, 0, nullptr, ptrs.data(), nullptr),
+            "cuLaunchKernel");
+  }
+
+ private:
+  union Value {
+    CUdeviceptr p;
+    long long i;
+    double d;
+    float f;
+  };
+  void set_fp(Value& x, double v) {
+    if (prec_ == Precision::double_) x.d = v;
+    else x.f = float(v);
+  }
+  CudaBackend& be_;
+  Spec spec_;
+  Precision prec_;
+  std::vector<Slot> slots_;
+  std::shared_ptr<CudaModule> module_;
+  CUfunction fn_ = nullptr;
+  int npts_ = 1;
+  std::vector<Value> values_;
+  bool bound_ = false;
+};
+
+}  // namespace
+
+std::unique_ptr<PointwiseKernel> CudaBackend::pointwise(const Spec& spec, Precision p) {
+  return std::make_unique<CudaPointwise>(*this, spec, p);
+}
+
+}  // namespace frmini::kernels::cuda
