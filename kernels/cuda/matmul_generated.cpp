@@ -80,7 +80,7 @@ class GeneratedProvider : public matmul::Provider {
         try {
           SourceParams sp{p.precision, p.beta, p.b.ld, p.c.ld, kName};
           compiled[i] = Compiler::instance().compile_cubin(matmul_source(a, plan_[i], sp),
-                                                           be_.arch());
+                                                           be_.arch(), plan_[i].nvrtc_flags);
         } catch (...) {
           errors[i] = std::current_exception();
         }

@@ -33,6 +33,11 @@ struct Strategy {
   // msplit/mchunk: the C rows of each group/chunk; ksplit: the used B rows of each group.
   std::vector<std::vector<std::size_t>> parts;
   int est_regs = 0;  // cost-model estimate of 32-bit registers per thread
+  // Extra NVRTC options. The register-bounded shapes ask ptxas not to trade registers for
+  // latency (--register-usage-level=0): at the default level it hoists B loads of dense
+  // operators far ahead of their FMAs and spills (tet p6 M3: 1032 B at 254 registers for a
+  // 42-accumulator chunk; 122 registers and no spill at level 0).
+  std::vector<std::string> nvrtc_flags;
   std::string name;  // e.g. "bstream", "bstream-mchunk9", "cstream-ksplit16-w2"
 
   unsigned threads() const { return unsigned(blockx * ny); }

@@ -30,7 +30,17 @@ std::vector<ResourceRow> resource_table(const std::vector<NamedOperator>& ops,
     for (Precision p : precisions)
       for (double beta : betas) {
         auto strategies = plan(analyses[i], p);
-        if (o.first_only && !strategies.empty()) strategies.resize(1);
+        if (o.first_only && !strategies.empty()) {
+          const int budget = PlanOptions{}.reg_budget;
+          std::vector<Strategy> keep{strategies.front()};
+          if (keep.front().est_regs > budget)
+            for (std::size_t x = 1; x < strategies.size(); ++x)
+              if (strategies[x].est_regs <= budget) {
+                keep.push_back(strategies[x]);
+                break;
+              }
+          strategies = keep;
+        }
         for (auto& s : strategies) {
           Task t{&analyses[i], s, SourceParams{p, beta, o.ld, o.ld, "frmini_mm"}, {}};
           t.row.op = ops[i].name;
@@ -58,8 +68,8 @@ std::vector<ResourceRow> resource_table(const std::vector<NamedOperator>& ops,
       Task& t = tasks[order[q]];
       try {
         auto t0 = std::chrono::steady_clock::now();
-        auto r = Compiler::instance().compile_cubin(matmul_source(*t.a, t.s, t.sp), o.arch, {},
-                                                    o.use_cache);
+        auto r = Compiler::instance().compile_cubin(matmul_source(*t.a, t.s, t.sp), o.arch,
+                                                    t.s.nvrtc_flags, o.use_cache);
         t.row.seconds = r.from_cache ? 0.0
                                      : std::chrono::duration<double>(
                                            std::chrono::steady_clock::now() - t0)

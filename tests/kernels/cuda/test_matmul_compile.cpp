@@ -127,11 +127,15 @@ TEST_CASE("NVRTC resource report agrees with nvcc -cubin -Xptxas -v", "[cuda]") 
   auto s = cuda::plan(a, Precision::double_).front();
   cuda::SourceParams sp{Precision::double_, 0.0, 50048, 50048, "frmini_mm"};
   std::string src = cuda::matmul_source(a, s, sp);
-  auto r = cuda::Compiler::instance().compile_cubin(src, 90, {}, false).resources["frmini_mm"];
+  auto r = cuda::Compiler::instance()
+               .compile_cubin(src, 90, s.nvrtc_flags, false)
+               .resources["frmini_mm"];
   auto dir = std::filesystem::temp_directory_path() / ("frmini-nvcc-" + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
   std::ofstream(dir / "k.cu") << src;
-  std::string cmd = std::string(nvcc) + " -arch=sm_90 -cubin -Xptxas -v -o " +
+  std::string extra;
+  for (auto& f : s.nvrtc_flags) extra += " " + f;  // -Xptxas=... means the same to nvcc
+  std::string cmd = std::string(nvcc) + " -arch=sm_90 -cubin -Xptxas -v" + extra + " -o " +
                     (dir / "k.cubin").string() + " " + (dir / "k.cu").string() + " > " +
                     (dir / "log").string() + " 2>&1";
   REQUIRE(std::system(cmd.c_str()) == 0);
