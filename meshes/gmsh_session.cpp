@@ -1,6 +1,7 @@
 #include "meshes/gmsh_session.hpp"
 
 #include <gmsh.h>
+#include <omp.h>
 
 #include <exception>
 
@@ -8,7 +9,10 @@
 
 namespace frmini::meshes {
 
-GmshSession::GmshSession() {
+// Gmsh sets the process's OpenMP thread count from its General.NumThreads option (default 1)
+// when it initialises: the session puts back what the rest of frmini had, or a solver run
+// that generated its mesh in-process would then run on one thread.
+GmshSession::GmshSession() : omp_threads_(omp_get_max_threads()) {
   gmsh::initialize(0, nullptr, false);
   // Gmsh prints progress and errors to the terminal by default; frmini reports errors itself.
   gmsh::option::setNumber("General.Terminal", 0);
@@ -20,6 +24,7 @@ GmshSession::~GmshSession() {
     gmsh::finalize();
   } catch (...) {
   }
+  omp_set_num_threads(omp_threads_);
 }
 
 void gmsh_guarded(const std::string& context, const std::function<void()>& f) {

@@ -13,6 +13,9 @@ class GmshSession {
   ~GmshSession();  // gmsh::finalize
   GmshSession(const GmshSession&) = delete;
   GmshSession& operator=(const GmshSession&) = delete;
+
+ private:
+  int omp_threads_;  // restored on finalize: Gmsh resets OpenMP's thread count
 };
 
 // Runs f; any Gmsh error becomes UserError("<context>: <gmsh's message>").

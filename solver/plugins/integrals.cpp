@@ -43,7 +43,7 @@ class Integrals : public Plugin {
  public:
   explicit Integrals(const Case& k)
       : nsteps_(k.cfg.integer("plugins.integrals", "nsteps")),
-        file_(k.cfg.dir() / k.cfg.str("plugins.integrals", "file")) {}
+        file_(k.cfg.str("plugins.integrals", "file")) {}
   std::string name() const override { return "integrals"; }
   void start(RunContext& ctx) override {
     csv_ = "step,t";

@@ -17,7 +17,7 @@ class Timing : public Plugin {
  public:
   explicit Timing(const Case& k) {
     if (k.cfg.has_section("plugins.timing"))
-      file_ = k.cfg.dir() / k.cfg.str("plugins.timing", "file");
+      file_ = k.cfg.str("plugins.timing", "file");
   }
   std::string name() const override { return "timing"; }
   void start(RunContext& ctx) override {

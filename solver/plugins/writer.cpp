@@ -1,5 +1,6 @@
 // The writer plugin: the solution every dt-out (landing exactly on the output times), named
-// from basename with {t} (time) and {n} (output number), in basedir relative to the case.
+// from basename with {t} (time) and {n} (output number), in basedir (relative to the working
+// directory, as PyFR's writer; input files such as the mesh are relative to the case file).
 #include <cmath>
 #include <cstdio>
 
@@ -37,7 +38,7 @@ class Writer : public Plugin {
   explicit Writer(const Case& k)
       : dt_out_(k.cfg.real("plugins.writer", "dt-out")),
         t0_(k.tstart),
-        dir_(k.cfg.dir() / k.cfg.str("plugins.writer", "basedir")),
+        dir_(k.cfg.str("plugins.writer", "basedir")),
         base_(k.cfg.str("plugins.writer", "basename")) {}
   std::string name() const override { return "writer"; }
 
