@@ -51,7 +51,7 @@ Bandwidth measure_bandwidth(CpuBackend& be) {
   auto best_time = [&](auto&& f) {
     double best = 1e30;
     f();  // warm-up
-    for (int r = 0; r < 6; ++r) {
+    for (int r = 0; r < 10; ++r) {
       auto t0 = std::chrono::steady_clock::now();
       f();
       auto t1 = std::chrono::steady_clock::now();

@@ -21,7 +21,7 @@ namespace frmini::kernels::matmul {
 struct TuneOptions {
   double ifac = 0.95;   // a challenger must take < ifac * incumbent's time
   int warmup = 2;       // untimed runs before timing each candidate
-  int nrep = 7;         // timed runs; the median counts
+  int nrep = 7;         // timed runs; the fastest counts (preemption only adds time)
   bool use_cache = true;  // read and write decisions on disk ($FRMINI_TUNE_CACHE=0 disables)
 };
 
@@ -30,10 +30,10 @@ struct TuneRecord {
   std::string problem;      // Problem::name
   std::string mode;         // "auto" or the provider name
   std::string provider, strategy;
-  double seconds = 0;       // median time of the chosen kernel (0 when read from the cache)
+  double seconds = 0;       // best time of the chosen kernel (0 when read from the cache)
   bool from_cache = false;
   // Every candidate timed: "provider/strategy" and its median seconds; declines as
-  // "provider: declined (reason)" with -1.
+  // "provider: declined (reason)" with -1.  (Times are each candidate's fastest run.)
   std::vector<std::pair<std::string, double>> timings;
 };
 
