@@ -135,9 +135,18 @@ void OpenCLBackend::launch(const KernelHandle& k, std::size_t global_x, std::siz
   std::size_t global[2] = {global_x, global_y}, local[2] = {local_x, local_y};
   cl_uint dims = (global_y == 1 && local_y == 1) ? 1 : 2;
   // local_x == 0: the driver picks the work-group size (global need not be a multiple).
+  cl_event e = nullptr;
   check(clEnqueueNDRangeKernel(queue_, k.get(), dims, nullptr, global, local_x ? local : nullptr,
-                               0, nullptr, nullptr),
+                               0, nullptr, recording_ ? &e : nullptr),
         "clEnqueueNDRangeKernel");
+  if (e) record_event(e);
+}
+
+void OpenCLBackend::record_event(cl_event e) {
+  if (recording_)
+    recording_->push_back(e);
+  else
+    clReleaseEvent(e);
 }
 
 namespace {
@@ -148,32 +157,46 @@ cl_ulong profile(cl_event e, cl_profiling_info what) {
 }
 }  // namespace
 
-// `enqueue` may enqueue any number of commands (a CLBlast call enqueues several), so each run
-// is bracketed by markers: run r lasts from the end of marker r to the end of marker r+1. The
-// runs are enqueued back to back before one clFinish, so host-side enqueue latency overlaps
-// the previous run as it does in a solver's time step.
+// A run is timed from the START of its first command to the END of its last, read from the
+// events of the commands it enqueued through launch() (and CLBlast's): device time, without
+// the host's launch latency. That latency is not the kernel's: on PoCL it is the wake-up of
+// the driver's worker threads, which on an oversubscribed machine reaches tens of
+// milliseconds and would swamp any comparison. Work enqueued otherwise (copies) leaves no
+// events; such runs are timed between markers instead (end of marker r to end of marker r+1).
 std::vector<double> OpenCLBackend::time_runs(const std::function<void()>& enqueue, int warmup,
                                              int nrep) {
   for (int i = 0; i < warmup; ++i) enqueue();
   synchronize();
   std::vector<double> out;
   if (nrep <= 0) return out;
+  std::vector<std::vector<cl_event>> runs(static_cast<std::size_t>(nrep));
   std::vector<cl_event> marks(std::size_t(nrep) + 1, nullptr);
   auto release = [&] {
+    recording_ = nullptr;
+    for (auto& r : runs)
+      for (auto e : r) clReleaseEvent(e);
     for (auto e : marks)
       if (e) clReleaseEvent(e);
   };
   try {
     check(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marks[0]), "clEnqueueMarker");
     for (int r = 0; r < nrep; ++r) {
+      recording_ = &runs[std::size_t(r)];
       enqueue();
+      recording_ = nullptr;
       check(clEnqueueMarkerWithWaitList(queue_, 0, nullptr, &marks[std::size_t(r) + 1]),
             "clEnqueueMarker");
     }
     synchronize();
-    for (int r = 0; r < nrep; ++r) {
-      cl_ulong t0 = profile(marks[std::size_t(r)], CL_PROFILING_COMMAND_END);
-      cl_ulong t1 = profile(marks[std::size_t(r) + 1], CL_PROFILING_COMMAND_END);
+    for (std::size_t r = 0; r < std::size_t(nrep); ++r) {
+      cl_ulong t0, t1;
+      if (!runs[r].empty()) {
+        t0 = profile(runs[r].front(), CL_PROFILING_COMMAND_START);
+        t1 = profile(runs[r].back(), CL_PROFILING_COMMAND_END);
+      } else {
+        t0 = profile(marks[r], CL_PROFILING_COMMAND_END);
+        t1 = profile(marks[r + 1], CL_PROFILING_COMMAND_END);
+      }
       out.push_back(t1 > t0 ? double(t1 - t0) * 1e-9 : 0.0);
     }
   } catch (...) {

@@ -112,6 +112,10 @@ class OpenCLBackend : public Backend {
   // local_x == 0 lets the driver choose).
   void launch(const KernelHandle& k, std::size_t global_x, std::size_t local_x,
               std::size_t global_y = 1, std::size_t local_y = 1);
+  // While time_runs runs, the event of every command enqueued through launch() (and of
+  // CLBlast calls) is collected here; otherwise null. Takes ownership of `e`.
+  void record_event(cl_event e);
+  bool recording() const { return recording_ != nullptr; }
 
  private:
   cl_program build_from_source(const std::string& source, const std::string& options);
@@ -128,6 +132,7 @@ class OpenCLBackend : public Backend {
   std::mutex compile_mutex_;
   std::map<std::string, std::weak_ptr<Module>> modules_;  // by cache key
   std::optional<Bandwidth> bandwidth_;
+  std::vector<cl_event>* recording_ = nullptr;
   std::vector<std::shared_ptr<matmul::Provider>> providers_;
 };
 
