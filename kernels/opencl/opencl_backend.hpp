@@ -83,7 +83,7 @@ class OpenCLBackend : public Backend {
   std::size_t soa_width(Precision p) const override;
   std::size_t alignment() const override { return info_.base_align_bytes; }
   // CL_DEVICE_GLOBAL_MEM_CACHE_SIZE (PoCL: the CPU's L3; GPUs: L2).
-  std::size_t last_level_cache_bytes() const { return info_.global_cache_bytes; }
+  std::size_t last_level_cache_bytes() const override { return info_.global_cache_bytes; }
 
   std::unique_ptr<Buffer> alloc(std::size_t bytes) override;
   void upload(Buffer& dst, std::size_t dst_offset, const void* src, std::size_t bytes) override;
