@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 
 #include "operators/error.hpp"
 #include "solver/plugins/plugin.hpp"
+#include "solver/run/cfl.hpp"
 
 namespace frmini::solver {
 
@@ -38,7 +40,16 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
   st.t = k.tstart;
   if (o.restart) check_restart(k, sys, *o.restart, st);
   auto intg = Integrator::make(sys, k.intg, st);
-  sys.upload_solution(intg->current(), o.restart ? o.restart->soln : k.initial_solution(sys));
+  const auto soln0 = o.restart ? o.restart->soln : k.initial_solution(sys);
+  sys.upload_solution(intg->current(), soln0);
+  if (!o.quiet) {
+    const double cfl = cfl_number(sys, soln0, intg->state().dt);
+    std::printf("frmini: %s, CFL %.3g at t = %g with dt = %g (%s is stable to about %.3g%s)\n",
+                k.cfg.filename().c_str(), cfl, intg->state().t, intg->state().dt,
+                k.intg.scheme.c_str(), cfl_limit(k.intg.scheme),
+                k.intg.controller == "pi" ? "; the PI controller adapts dt" : "");
+    std::fflush(stdout);
+  }
   auto plugins = make_plugins(k, o.quiet);
 
   RunContext ctx{k, sys, *intg, *be, o.flags, o.quiet, 0.0, ""};
