@@ -36,7 +36,7 @@ std::string store(const Ctx& x, const CStrategy& s, std::size_t j, int q, const 
 
 // Rows of A with no non-zero: 0 (beta = 0), untouched (beta = 1), beta*c otherwise.
 std::string zero_rows(const Ctx& x, int vecs) {
-  std::string out;
+  std::string out = "QLOOP {\n";
   for (std::size_t j = 0; j < x.an.m; ++j) {
     if (!x.an.rows[j].empty() || x.beta == 1.0) continue;
     for (int q = 0; q < vecs; ++q) {
@@ -47,7 +47,7 @@ std::string zero_rows(const Ctx& x, int vecs) {
         out += "ST(" + o + ", " + x.lit(x.beta) + " * LC(" + o + "));\n";
     }
   }
-  return out;
+  return out == "QLOOP {\n" ? std::string() : out + "}\n";
 }
 
 // Row j's dot product for sub-vector q, as `nsplit` interleaved parenthesised partial sums.
@@ -93,8 +93,9 @@ std::vector<Piece> cstream_pieces(const Ctx& x, const CStrategy& s) {
   std::vector<Piece> out;
   for (std::size_t j = 0; j < x.an.m; ++j) {
     if (x.an.rows[j].empty()) continue;
-    Piece p{"", x.an.rows[j].size() * std::size_t(s.vecs)};
+    Piece p{"QLOOP {\n", x.an.rows[j].size() * std::size_t(s.vecs)};
     for (int q = 0; q < s.vecs; ++q) p.code += store(x, s, j, q, dot(x, j, q));
+    p.code += "}\n";
     out.push_back(std::move(p));
   }
   return out;
@@ -111,7 +112,7 @@ std::vector<Piece> bstream_pieces(const Ctx& x, const CStrategy& s) {
     std::map<std::size_t, std::vector<std::pair<std::size_t, double>>> bycol;
     for (std::size_t r = 0; r < grp.size(); ++r)
       for (const auto& nz : x.an.rows[grp[r]]) bycol[nz.col].emplace_back(r, nz.value);
-    Piece p{"{\n", 0};
+    Piece p{"QLOOP {\n", 0};
     p.code += "vt";
     for (std::size_t r = 0; r < grp.size(); ++r)
       for (int q = 0; q < s.vecs; ++q)
@@ -170,12 +171,12 @@ std::vector<Piece> packed_pieces(const Ctx& x, const CStrategy& s, const std::st
               offs + "};\n";
     tables += "static const " + std::string(x.T) + " aval_" + tag + "[" +
               std::to_string(bycol.size() * grp.size()) + "] = {" + vals + "};\n";
-    Piece p{"{\n", grp.size() * std::size_t(s.vecs) * 4};
+    Piece p{"QLOOP {\n", grp.size() * std::size_t(s.vecs) * 4};
     for (std::size_t r = 0; r < grp.size(); ++r)
       for (int q = 0; q < s.vecs; ++q)
         p.code += "vt a" + std::to_string(r) + "_" + std::to_string(q) + " = VZERO;\n";
     p.code += "for (int u = 0; u < " + std::to_string(bycol.size()) + "; u++) {\n";
-    p.code += "const " + std::string(x.T) + "* restrict bp = b + boff_" + tag + "[u];\n";
+    p.code += "const " + std::string(x.T) + "* restrict bp = b + q * qs + boff_" + tag + "[u];\n";
     p.code += "const " + std::string(x.T) + "* restrict av = aval_" + tag + " + u*" +
               std::to_string(grp.size()) + ";\n";
     for (int q = 0; q < s.vecs; ++q)
@@ -238,8 +239,10 @@ std::string tail_function(const Ctx& x) {
 std::string CStrategy::name() const {
   std::string n = kind == cstream ? "cstream" : kind == bstream ? "bstream" : "packed";
   if (kind != cstream) n += "-g" + std::to_string(group);
-  n += "-v" + std::to_string(vecs);
+  if (vecs != 1) n += "-v" + std::to_string(vecs);
+  if (width) n += "-w" + std::to_string(width);
   if (nt) n += "-nt";
+  if (prefetch) n += "-pf";
   return n;
 }
 
@@ -259,8 +262,14 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
   if (any_nt) o << "#include <immintrin.h>\n";
   o << "typedef " << x.T << " vt __attribute__((vector_size(" << in.simd_bytes << "), aligned("
     << itemsize(in.precision) << ")));\n";
-  o << "#define LB(o) (*(const vt*)(b + (o)))\n#define LC(o) (*(const vt*)(c + (o)))\n"
-    << "#define ST(o, v) (*(vt*)(c + (o)) = (v))\n#define VZERO ((vt){0})\n";
+  // A block is nv SIMD vectors wide (a run-time argument: one compiled kernel serves every
+  // block width): each row (or row group) loops over its nv vectors, so a row's B and C
+  // accesses are contiguous runs of nv lines, the pattern memory systems stream best.
+  o << "#define QLOOP for (int q = 0; q < nv; q++)\n";
+  // qs: columns per step of the strategy (vecs SIMD vectors), a constant of each block function.
+  o << "#define LB(o) (*(const vt*)(b + q * qs + (o)))\n"
+    << "#define LC(o) (*(const vt*)(c + q * qs + (o)))\n"
+    << "#define ST(o, v) (*(vt*)(c + q * qs + (o)) = (v))\n#define VZERO ((vt){0})\n";
   if (any_nt) {
     const char* sfx = single ? "ps" : "pd";
     std::string fn = in.simd_bytes == 64   ? std::string("_mm512_stream_") + sfx
@@ -269,12 +278,27 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
     std::string cast = in.simd_bytes == 64 ? (single ? "__m512" : "__m512d")
                        : in.simd_bytes == 32 ? (single ? "__m256" : "__m256d")
                                              : (single ? "__m128" : "__m128d");
-    o << "#define STO(o, v) do { if (nt) " << fn << "(c + (o), (" << cast
+    o << "#define STO(o, v) do { if (nt) " << fn << "(c + q * qs + (o), (" << cast
       << ")(v)); else ST(o, v); } while (0)\n";
   } else {
     o << "#define STO(o, v) ST(o, v)\n";
   }
   o << tail_function(x);
+  // Software prefetch of the block `pfd` columns ahead: a column block touches one line (or
+  // a few) in each of k_u + m rows, a page apart, more streams than the hardware prefetchers
+  // follow. Written once for all strategies; `nl` lines per row.
+  o << "static __attribute__((noinline)) void frmini_prefetch(const " << x.T << "* b, " << x.T
+    << "* c, int nl) {\n  for (int q = 0; q < nl; q++) {\n";
+  for (std::size_t kx : x.an.bix)
+    o << "    __builtin_prefetch(b + " << kx * x.ldb << " + q * " << 64 / itemsize(in.precision)
+      << ", 0, 3);\n";
+  for (std::size_t j = 0; j < x.an.m; ++j) {
+    if (x.beta == 1.0 && x.an.rows[j].empty()) continue;
+    if (x.beta != 0.0 || !any_nt)
+      o << "    __builtin_prefetch(c + " << j * x.ldc << " + q * " << 64 / itemsize(in.precision)
+        << ", 1, 3);\n";
+  }
+  o << "  }\n  (void)b; (void)c;\n}\n";
 
   for (std::size_t si = 0; si < strategies.size(); ++si) {
     const auto& s = strategies[si];
@@ -302,27 +326,34 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
     else chunks.back() += zr;
     // noinline: one copy of the code whatever the number of call sites (compile time).
     const std::string sig =
-        "(const " + std::string(x.T) + "* restrict b, " + x.T + "* restrict c, const int nt)";
+        "(const " + std::string(x.T) + "* restrict b, " + x.T + "* restrict c, const int nt, const int nv)";
     for (std::size_t ci = 0; ci < chunks.size(); ++ci)
       o << "static __attribute__((noinline)) void blk" << id << "_" << ci << sig
-        << " {\n(void)b; (void)c; (void)nt;\n" << chunks[ci] << "}\n";
-    const std::size_t W = x.vl * std::size_t(s.vecs);
+        << " {\nconst long qs = " << x.vl * std::size_t(s.vecs)
+        << ";\n(void)b; (void)c; (void)nt; (void)nv; (void)qs;\n" << chunks[ci] << "}\n";
+    const std::size_t VL = x.vl * std::size_t(s.vecs);  // columns per vector step
+    const std::size_t lines = (VL * itemsize(in.precision) + 63) / 64;
     o << "void " << mm_symbol(si) << "(long i0, long i1, const " << x.T << "* restrict b, "
-      << x.T << "* restrict c, int nt) {\n"
-      << "  const long nb = (i1 - i0) / " << W << ";\n"
+      << x.T << "* restrict c, int nt, long pfd, int nvb) {\n"
+      << "  const long nvec = (i1 - i0) / " << VL << ";\n"
+      << "  const long nb = (nvec + nvb - 1) / nvb;\n"
       // Threads only when there is enough work (~1M multiply-adds + stores) to amortise waking
       // them: narrow products (tests, small cache blocks) run on the calling thread.
-      << "#pragma omp parallel if (nb > 1 && nb * " << W * (x.an.nnz + x.an.m) << "L > " << (1L << 20)
-      << "L)\n  {\n"
+      << "#pragma omp parallel if (nb > 1 && nvec * " << VL * (x.an.nnz + x.an.m) << "L > "
+      << (1L << 20) << "L)\n  {\n"
       << "#pragma omp for schedule(static) nowait\n"
-      << "  for (long ib = 0; ib < nb; ib++) {\n";
+      << "  for (long ib = 0; ib < nb; ib++) {\n"
+      << "    const long v0 = ib * nvb;\n"
+      << "    const int nv = (int)(nvec - v0 < nvb ? nvec - v0 : nvb);\n"
+      << "    const long o = i0 + v0 * " << VL << ";\n"
+      << "    if (pfd && o + pfd + nv * " << VL << " <= i1) frmini_prefetch(b + o + pfd, c + o + pfd, nv * "
+      << lines << ");\n";
     for (std::size_t ci = 0; ci < chunks.size(); ++ci)
-      o << "    blk" << id << "_" << ci << "(b + i0 + ib * " << W << ", c + i0 + ib * " << W
-        << ", nt);\n";
+      o << "    blk" << id << "_" << ci << "(b + o, c + o, nt, nv);\n";
     o << "  }\n";
     if (any_nt) o << "  if (nt) _mm_sfence();  /* streaming stores visible before the barrier */\n";
     o << "  }\n"
-      << "  if (i0 + nb * " << W << " < i1) frmini_tail(i0 + nb * " << W << ", i1, b, c);\n"
+      << "  if (i0 + nvec * " << VL << " < i1) frmini_tail(i0 + nvec * " << VL << ", i1, b, c);\n"
       << "}\n";
   }
   return o.str();

@@ -32,6 +32,8 @@ struct CStrategy {
   int vecs = 1;      // SIMD vectors per column block (W = vecs * simd width)
   int group = 1;     // rows per register group (bstream, packed)
   bool nt = false;   // non-temporal C stores (beta = 0 only; needs 64-byte aligned C rows)
+  bool prefetch = false;  // software prefetch of the block two blocks ahead
+  int width = 0;     // columns per block (run-time; for the name)
   std::string name() const;
 };
 
@@ -44,9 +46,12 @@ struct CodegenInput {
 };
 
 // The complete source of one shared object holding every strategy in `strategies`; strategy i
-// is exported as `frmini_mm_<i>(long i0, long i1, const T* b, T* c, int nt)` and computes
-// columns [i0, i1) of C; nt != 0 selects streaming stores (beta = 0 only; C rows and i0
-// 64-byte aligned). CStrategy::nt is ignored here: it is a run-time choice.
+// is exported as
+//   frmini_mm_<i>(long i0, long i1, const T* b, T* c, int nt, long pfd, int nvb)
+// and computes columns [i0, i1) of C in blocks of nvb vectors (of vecs SIMD vectors each);
+// nt != 0 selects streaming stores (beta = 0 only; C rows and i0 64-byte aligned); pfd > 0
+// prefetches the B and C lines pfd columns ahead of each block. CStrategy::nt, ::prefetch and
+// ::width are ignored here: they are run-time choices.
 std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& strategies);
 
 // The symbol name of strategy i.

@@ -2,6 +2,7 @@
 // backend and loaded with dlopen. All strategies of one problem live in one shared object,
 // so one compilation serves the tuner's whole candidate list (and every n: n is a run-time
 // argument; A, alpha, beta, precision and the leading dimensions are baked in).
+#include <algorithm>
 #include <cstdint>
 #include <sstream>
 
@@ -32,20 +33,15 @@ std::vector<CStrategy> strategies_for(const matmul::Analysis& an, const matmul::
     out.push_back(CStrategy{k, vecs, group, false});
   };
   if (dense || an.nnz > max_unrolled_nnz) {
-    add(CStrategy::packed, 2, 6);
     add(CStrategy::packed, 1, 12);
+    add(CStrategy::packed, 2, 6);
     add(CStrategy::packed, 4, 3);
     return out;
   }
+  add(CStrategy::cstream, 1, 1);
   // GCC compiles roughly 2-4k unrolled multiply-adds per second: large operators get the one
   // strategy that has proven best, small ones the full menu.
-  if (an.nnz > max_menu_nnz) {
-    add(CStrategy::cstream, 1, 1);
-    return out;
-  }
-  add(CStrategy::cstream, 2, 1);
-  add(CStrategy::cstream, 1, 1);
-  add(CStrategy::bstream, 1, 8);
+  if (an.nnz <= max_menu_nnz) add(CStrategy::bstream, 1, 8);
   return out;
 }
 
@@ -78,29 +74,43 @@ class GeneratedProvider : public matmul::Provider {
 
     // Each compiled strategy twice when C may be streamed: plain stores first (the
     // incumbent: best while C fits in cache), then streaming stores.
+    // And each at several block widths (columns: one vector, 32, 80), with and without
+    // software prefetch -- all run-time arguments of the same compiled code, chosen by timing.
+    std::vector<int> widths;
+    for (std::size_t w : {vl, std::size_t(32), std::size_t(80)}) {
+      std::size_t nv = std::max<std::size_t>(1, w / vl);
+      if (std::find(widths.begin(), widths.end(), int(nv)) == widths.end() &&
+          (nv == 1 || nv * vl <= p.n))
+        widths.push_back(int(nv));
+    }
+    for (int nvb : widths)
+    for (int pf = 0; pf <= 1; ++pf)
     for (int nt = 0; nt <= (nt_ok ? 1 : 0); ++nt)
       for (std::size_t i = 0; i < strats.size(); ++i) {
+        const long pfd = pf ? long(2 * vl * std::size_t(strats[i].vecs * nvb)) : 0;
         CpuKernel::Body body;
         void* f = mod->symbol(mm_symbol(i));
         if (p.precision == Precision::double_) {
-          using fn_t = void (*)(long, long, const double*, double*, int);
+          using fn_t = void (*)(long, long, const double*, double*, int, long, int);
           auto fn = reinterpret_cast<fn_t>(f);
           const double* b = panel_ptr<double>(p.b);
           double* c = panel_ptr<double>(p.c);
-          body = [mod, fn, b, c, nt](std::size_t c0, std::size_t c1) {
-            fn(long(c0), long(c1), b, c, nt);
+          body = [mod, fn, b, c, nt, pfd, nvb](std::size_t c0, std::size_t c1) {
+            fn(long(c0), long(c1), b, c, nt, pfd, nvb);
           };
         } else {
-          using fn_t = void (*)(long, long, const float*, float*, int);
+          using fn_t = void (*)(long, long, const float*, float*, int, long, int);
           auto fn = reinterpret_cast<fn_t>(f);
           const float* b = panel_ptr<float>(p.b);
           float* c = panel_ptr<float>(p.c);
-          body = [mod, fn, b, c, nt](std::size_t c0, std::size_t c1) {
-            fn(long(c0), long(c1), b, c, nt);
+          body = [mod, fn, b, c, nt, pfd, nvb](std::size_t c0, std::size_t c1) {
+            fn(long(c0), long(c1), b, c, nt, pfd, nvb);
           };
         }
         auto st = strats[i];
         st.nt = nt != 0;
+        st.prefetch = pf != 0;
+        st.width = int(std::size_t(nvb * strats[i].vecs) * vl);
         out.push_back(std::make_unique<CpuKernel>("generated", st.name(), p.n, std::move(body)));
       }
     return out;
