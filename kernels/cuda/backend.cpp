@@ -53,6 +53,9 @@ CudaBackend::CudaBackend(const BackendOptions& opts) : d_(cuda::driver()), opts_
   d_.DeviceGetAttribute(&maj, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev_);
   d_.DeviceGetAttribute(&min, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev_);
   arch_ = maj * 10 + min;
+  int l2 = 0;
+  d_.DeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev_);
+  l2_bytes_ = std::size_t(std::max(l2, 0));
   // The primary context is the one the CUDA runtime (inside cuBLAS) uses too.
   d_.check(d_.DevicePrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain");
   d_.check(d_.CtxSetCurrent(ctx_), "cuCtxSetCurrent");

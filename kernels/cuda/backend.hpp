@@ -50,6 +50,7 @@ class CudaBackend : public Backend {
   std::string device_description() const override;
   std::size_t soa_width(Precision) const override { return 32; }  // a warp of columns
   std::size_t alignment() const override { return 128; }          // PyFR's CUDA alignb
+  std::size_t last_level_cache_bytes() const override { return l2_bytes_; }
 
   std::unique_ptr<Buffer> alloc(std::size_t bytes) override;
   void upload(Buffer& dst, std::size_t dst_offset, const void* src, std::size_t bytes) override;
@@ -83,6 +84,7 @@ class CudaBackend : public Backend {
   CUdevice dev_ = 0;
   CUcontext ctx_ = nullptr;
   int arch_ = 0;
+  std::size_t l2_bytes_ = 0;
   std::string devname_;
   std::optional<Bandwidth> bw_;
   std::vector<std::shared_ptr<matmul::Provider>> providers_;
