@@ -29,7 +29,7 @@ TEST_CASE("opencl: unknown platform and device index are user errors") {
   REQUIRE(make_backend("opencl")->name() == "opencl");
 }
 
-TEST_CASE("opencl: buffers are zeroed; upload, download and copy honour offsets") {
+TEST_CASE("opencl: buffers are zeroed, and upload, download and copy honour offsets") {
   auto be = test::opencl::backend_or_skip();
   if (!be) return;
   auto a = be->alloc(64), b = be->alloc(64);
