@@ -1,6 +1,7 @@
 // The assembled RHS on the cpu backend: a uniform flow is an exact steady solution on curved
 // meshes (free-stream preservation) for Euler and Navier-Stokes, with every matmul provider.
 #include <cmath>
+#include <filesystem>
 
 #include "kernels/backend.hpp"
 #include "operators/error.hpp"
@@ -161,4 +162,66 @@ TEST_CASE("the opencl backend matches the cpu backend after 20 steps (Euler and 
       for (std::size_t i = 0; i < a[g].size(); ++i) d = std::max(d, std::abs(a[g][i] - b[g][i]));
     CHECK(d <= 1e-10);
   }
+}
+
+#include <unistd.h>
+
+#include "meshes/connectivity.hpp"
+#include "meshes/generators.hpp"
+#include "meshes/gmsh_import.hpp"
+
+namespace {
+
+meshes::Mesh generated(const std::string& name, bool mixed) {
+  auto dir = std::filesystem::temp_directory_path() / ("frmini-sys-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  meshes::GeneratorOptions g;
+  g.name = name;
+  g.out = (dir / (name + ".msh")).string();
+  g.mixed = mixed;
+  g.scale = 0.25;
+  if (name == "box-mixed3d") g.n = {2, 2, 4};
+  meshes::generate_mesh(g);
+  return meshes::build_mesh(meshes::read_gmsh(g.out));
+}
+
+void check_free_stream(const meshes::Mesh& mesh, const std::map<std::string, solver::BcSpec>& bcs,
+                       int order) {
+  auto be = kernels::make_backend("cpu");
+  for (std::string sys : {"euler", "navier-stokes"}) {
+    INFO(sys);
+    solver::SystemConfig cfg;
+    cfg.phys.system = sys;
+    cfg.phys.ndims = mesh.ndims;
+    cfg.phys.mu = 0.01;
+    cfg.order = order;
+    cfg.matmul = "generated";
+    cfg.nregs = 2;
+    cfg.bcs = bcs;
+    solver::System s(*be, mesh, cfg);
+    // (rho, u, v[, w], p): the same free stream the far field is given.
+    std::vector<double> prim = mesh.ndims == 2 ? std::vector<double>{1.0, 0.3, -0.2, 1.0 / 1.4}
+                                               : std::vector<double>{1.0, 0.3, -0.2, 0.1, 1.0 / 1.4};
+    s.upload_solution(0, uniform(s, prim));
+    s.rhs(0.0, 0, 1);
+    CHECK(max_abs(s.download_solution(1)) < 1e-10);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a free stream is preserved on the mixed quad/tri curved cylinder mesh") {
+  auto mesh = generated("cylinder2d", true);
+  REQUIRE(mesh.groups.size() == 2);  // quad and tri
+  // The far field keeps the free stream; a slip wall sees none of the flow pass through it, so
+  // only the far field can be exact here: use the free stream there and on the wall a
+  // supersonic-outflow copy (the interior state), which is exact for a uniform flow.
+  std::map<std::string, std::string> fs = {{"rho", "1.0"}, {"u", "0.3"}, {"v", "-0.2"}, {"w", "0.0"}, {"p", "1.0/1.4"}};
+  check_free_stream(mesh, {{"farfield", {"char-riem-inv", fs}}, {"cylinder", {"sup-out-fn", {}}}}, 3);
+}
+
+TEST_CASE("a free stream is preserved on the hex/prism/tet/pyramid box") {
+  auto mesh = generated("box-mixed3d", false);
+  CHECK(mesh.groups.size() == 4);
+  check_free_stream(mesh, {}, 2);
 }
