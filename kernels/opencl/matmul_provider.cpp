@@ -21,18 +21,20 @@ bool needs_wide_index(const matmul::Problem& p) {
          double(p.m()) * double(p.c.ld) + double(p.n) >= lim;
 }
 
+// The program is built on the first run, not when the candidate is made: the tuner asks for
+// every candidate even when its disk cache already names the winner, and building all of them
+// (seconds each on PoCL) would be wasted. When tuning, the build falls in the untimed warm-up.
 class GeneratedKernel : public matmul::Kernel {
  public:
   GeneratedKernel(OpenCLBackend& be, const matmul::Problem& p, const Strategy& s,
-                  std::shared_ptr<Module> module, bool wide)
-      : be_(be), s_(s), n_(p.n), b_(p.b), c_(p.c), wide_(wide), main_(module, "frmini_mm") {
-    if (s.width > 1) tail_ = KernelHandle(module, "frmini_mm_tail");
-  }
+                  std::string source, bool wide)
+      : be_(be), s_(s), n_(p.n), b_(p.b), c_(p.c), wide_(wide), source_(std::move(source)) {}
 
   void run() override { run_columns(0, n_); }
 
   void run_columns(std::size_t col_begin, std::size_t col_end) override {
     if (col_end <= col_begin) return;
+    if (!main_.get()) build();
     const std::size_t count = col_end - col_begin, w = std::size_t(s_.width);
     const std::size_t items = count / w;
     if (items > 0) {
@@ -65,11 +67,19 @@ class GeneratedKernel : public matmul::Kernel {
     }
   }
 
+  void build() {
+    auto module = be_.compile(source_);
+    main_ = KernelHandle(module, "frmini_mm");
+    if (s_.width > 1) tail_ = KernelHandle(module, "frmini_mm_tail");
+    source_.clear();
+  }
+
   OpenCLBackend& be_;
   Strategy s_;
   std::size_t n_;
   matmul::Panel b_, c_;
   bool wide_;
+  std::string source_;
   KernelHandle main_, tail_;
 };
 
@@ -100,8 +110,8 @@ std::unique_ptr<matmul::Kernel> make_generated_kernel(OpenCLBackend& backend,
   std::optional<matmul::Analysis> own;
   if (!analysis) analysis = &own.emplace(matmul::analyse(p.a, p.alpha));
   const bool wide = needs_wide_index(p);
-  auto module = backend.compile(matmul_source(*analysis, s, SourceSpec{p.precision, p.beta, wide}));
-  return std::make_unique<GeneratedKernel>(backend, p, s, module, wide);
+  return std::make_unique<GeneratedKernel>(
+      backend, p, s, matmul_source(*analysis, s, SourceSpec{p.precision, p.beta, wide}), wide);
 }
 
 std::shared_ptr<matmul::Provider> make_generated_provider(OpenCLBackend& backend) {
