@@ -80,6 +80,27 @@ class Timing : public Plugin {
     std::printf("  matmul providers chosen:\n");
     for (const auto& [op, choice] : ctx.sys.matmul_choices())
       std::printf("    %-18s %s\n", op.c_str(), choice.c_str());
+    kernel_table(ctx);
+  }
+
+  // Every kernel's time and the bytes it must move, against the device's measured bandwidth:
+  // which kernels sit at the memory floor and which do not.
+  void kernel_table(RunContext& ctx) {
+    if (ctx.intg.state().nsteps == 0) return;
+    const auto& bw = ctx.be.bandwidth();
+    auto rows = ctx.sys.profile(5);
+    std::sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.seconds > b.seconds; });
+    double total = 0;
+    for (const auto& r : rows) total += r.seconds;
+    std::printf("  kernels (median of 5 runs each; GB/s on the bytes each must move; device triad %.1f GB/s):\n",
+                bw.triad_gbs);
+    std::printf("    %-34s %10s %8s %8s %8s\n", "kernel", "time ms", "share", "GB/s", "%triad");
+    for (const auto& r : rows) {
+      double gbs = r.seconds > 0 ? r.bytes / r.seconds * 1e-9 : 0;
+      std::printf("    %-34s %10.4f %7.1f%% %8.1f %7.0f%%\n", r.name.substr(0, 34).c_str(),
+                  r.seconds * 1e3, total > 0 ? 100 * r.seconds / total : 0.0, gbs,
+                  bw.triad_gbs > 0 ? 100 * gbs / bw.triad_gbs : 0.0);
+    }
   }
   std::filesystem::path file_;
   std::vector<Row> rows_;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <stdexcept>
 
+#include "kernels/matmul/analysis.hpp"
 #include "operators/error.hpp"
 
 namespace frmini::solver {
@@ -24,6 +25,25 @@ struct IfaceData {
 };
 }  // namespace
 
+namespace {
+// Remembers the range of its last launch, so the report can time a kernel as the RHS ran it.
+class Recorded : public PointwiseKernel {
+ public:
+  explicit Recorded(std::unique_ptr<PointwiseKernel> k) : k_(std::move(k)) {}
+  const kernels::pointwise::Spec& spec() const override { return k_->spec(); }
+  void bind(const std::vector<ArgValue>& a) override { k_->bind(a); }
+  void set_scalar(std::size_t arg, double v) override { k_->set_scalar(arg, v); }
+  void run(int64_t b, int64_t e) override {
+    begin = b, end = e;
+    k_->run(b, e);
+  }
+  int64_t begin = 0, end = 0;
+
+ private:
+  std::unique_ptr<PointwiseKernel> k_;
+};
+}  // namespace
+
 struct System::Impl {
   std::unique_ptr<Buffer> arena, idx;
   std::size_t item = 8, soa = 8;
@@ -32,7 +52,8 @@ struct System::Impl {
   IfaceData internal;
   std::vector<IfaceData> bnds;
   std::map<std::string, std::unique_ptr<kernels::matmul::Kernel>> mm;
-  std::map<std::string, std::unique_ptr<PointwiseKernel>> pw;
+  std::map<std::string, double> mm_bytes;  // minimum bytes of each product
+  std::map<std::string, std::unique_ptr<Recorded>> pw;
   std::map<std::string, std::string> choices;
 };
 
@@ -247,6 +268,7 @@ void System::rhs(double t, int uin, int fout) {
       p.name = l.etype + "-p" + std::to_string(cfg_.order) + "-" + op;
       auto k = kernels::matmul::make_kernel(be_, cfg_.matmul, p);
       I.choices[p.name] = k->provider() + ":" + k->strategy();
+      I.mm_bytes[key] = kernels::matmul::analyse(p.a, 1.0).min_bytes(beta, I.item, p.n);
       it = I.mm.emplace(key, std::move(k)).first;
     }
     it->second->run();
@@ -255,7 +277,7 @@ void System::rhs(double t, int uin, int fout) {
   auto pw = [&](const std::string& key, auto make_spec, auto make_args) -> PointwiseKernel& {
     auto it = I.pw.find(key);
     if (it == I.pw.end()) {
-      auto k = be_.pointwise(make_spec(), cfg_.precision);
+      auto k = std::make_unique<Recorded>(be_.pointwise(make_spec(), cfg_.precision));
       k->bind(make_args());
       it = I.pw.emplace(key, std::move(k)).first;
     }
@@ -364,7 +386,8 @@ void System::run_on_registers(const kernels::pointwise::Spec& spec,
   using namespace kernels::pointwise;
   std::string key = "reg:" + spec.name + ":" + spec.body;
   auto it = I.pw.find(key);
-  if (it == I.pw.end()) it = I.pw.emplace(key, be_.pointwise(spec, cfg_.precision)).first;
+  if (it == I.pw.end())
+    it = I.pw.emplace(key, std::make_unique<Recorded>(be_.pointwise(spec, cfg_.precision))).first;
   std::vector<ArgValue> args;
   std::size_t r = 0, s = 0;
   const int64_t len = int64_t(I.reg_len);
@@ -487,5 +510,57 @@ std::vector<std::vector<double>> System::download_solution(int reg) {
 }
 
 std::map<std::string, std::string> System::matmul_choices() const { return impl_->choices; }
+
+namespace {
+// The bytes a pointwise launch over [b, e) must move: every value loaded or stored once, plus
+// the index tables of views.
+double pointwise_bytes(const kernels::pointwise::Spec& s, int64_t b, int64_t e, std::size_t item) {
+  using namespace kernels::pointwise;
+  const double npts = s.space == Space::element_points ? std::stod(s.defines.at("NPTS")) : 1.0;
+  const double n = double(e - b) * npts;
+  double bytes = 0;
+  for (const auto& a : s.args) {
+    if (a.kind == ArgKind::scalar || a.kind == ArgKind::index) continue;
+    double count = 1;
+    for (int x : a.shape) count *= x;
+    const int passes = (a.intent != Intent::out) + (a.intent != Intent::in);
+    bytes += passes * count * double(item) * n;
+    if (a.kind == ArgKind::view) bytes += (a.shape.size() == 2 ? 16.0 : 8.0) * n;
+  }
+  return bytes;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+}  // namespace
+
+std::vector<System::KernelProfile> System::profile(int nrep) {
+  Impl& I = *impl_;
+  std::vector<KernelProfile> out;
+  for (auto& [key, k] : I.mm) {
+    kernels::matmul::Kernel* kp = k.get();
+    // "0:M460:r0" -> "hex-p3-M460 (r0)"
+    std::string op = key.substr(key.find(':') + 1);
+    std::string tag = op.substr(op.find(':') + 1);
+    op = op.substr(0, op.find(':'));
+    std::string name = layout_[std::stoul(key)].etype + "-p" + std::to_string(cfg_.order) + "-" +
+                       op + (tag.empty() ? "" : " (" + tag + ")");
+    out.push_back({name, median(be_.time_runs([kp] { kp->run(); }, 1, nrep)), I.mm_bytes[key]});
+  }
+  for (auto& [key, k] : I.pw) {
+    Recorded* kp = k.get();
+    if (kp->end <= kp->begin) continue;
+    std::size_t narrays = 0;
+    for (const auto& a : kp->spec().args) narrays += a.kind == kernels::pointwise::ArgKind::array;
+    std::string name = key.rfind("reg:", 0) == 0
+                           ? "registers: " + kp->spec().name + " (" + std::to_string(narrays) + " registers)"
+                           : key;
+    out.push_back({name, median(be_.time_runs([kp] { kp->run(kp->begin, kp->end); }, 1, nrep)),
+                   pointwise_bytes(kp->spec(), kp->begin, kp->end, I.item)});
+  }
+  return out;
+}
 
 }  // namespace frmini::solver

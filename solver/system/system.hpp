@@ -78,6 +78,16 @@ class System {
   // The provider and strategy chosen for each operator product ("hex-p3-M0" -> "generated:...").
   std::map<std::string, std::string> matmul_choices() const;
 
+  // Times every kernel the RHS and the integrator have used (each on its last range, `nrep`
+  // runs after one warm-up) and counts the bytes it must move. Clobbers the registers: for the
+  // end of a run, after the last output.
+  struct KernelProfile {
+    std::string name;
+    double seconds = 0;  // median per run
+    double bytes = 0;    // minimum bytes moved per run
+  };
+  std::vector<KernelProfile> profile(int nrep);
+
  private:
   struct Impl;
   kernels::Backend& be_;
