@@ -31,14 +31,16 @@ std::vector<ResourceRow> resource_table(const std::vector<NamedOperator>& ops,
       for (double beta : betas) {
         auto strategies = plan(analyses[i], p);
         if (o.first_only && !strategies.empty()) {
+          // The first strategy and the first one of another shape at width 1 predicted within
+          // the budget: ptxas spills some dense width-2 / bstream kernels the model accepts.
           const int budget = PlanOptions{}.reg_budget;
           std::vector<Strategy> keep{strategies.front()};
-          if (keep.front().est_regs > budget)
-            for (std::size_t x = 1; x < strategies.size(); ++x)
-              if (strategies[x].est_regs <= budget) {
-                keep.push_back(strategies[x]);
-                break;
-              }
+          for (std::size_t x = 1; x < strategies.size(); ++x)
+            if (strategies[x].est_regs <= budget && strategies[x].width == 1 &&
+                strategies[x].shape != keep.front().shape) {
+              keep.push_back(strategies[x]);
+              break;
+            }
           strategies = keep;
         }
         for (auto& s : strategies) {
