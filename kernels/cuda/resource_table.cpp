@@ -31,16 +31,16 @@ std::vector<ResourceRow> resource_table(const std::vector<NamedOperator>& ops,
       for (double beta : betas) {
         auto strategies = plan(analyses[i], p);
         if (o.first_only && !strategies.empty()) {
-          // The first strategy and the first one of another shape at width 1 predicted within
-          // the budget: ptxas spills some dense width-2 / bstream kernels the model accepts.
-          const int budget = PlanOptions{}.reg_budget;
+          // The first strategy and the next one of another shape (width 1 preferred): ptxas
+          // spills some dense width-2 / bstream kernels the cost model accepts.
           std::vector<Strategy> keep{strategies.front()};
-          for (std::size_t x = 1; x < strategies.size(); ++x)
-            if (strategies[x].est_regs <= budget && strategies[x].width == 1 &&
-                strategies[x].shape != keep.front().shape) {
-              keep.push_back(strategies[x]);
-              break;
-            }
+          auto other = [&](bool w1) {
+            for (std::size_t x = 1; x < strategies.size(); ++x)
+              if (strategies[x].shape != keep.front().shape && (!w1 || strategies[x].width == 1))
+                return x;
+            return std::size_t(0);
+          };
+          if (std::size_t x = other(true) ? other(true) : other(false)) keep.push_back(strategies[x]);
           strategies = keep;
         }
         for (auto& s : strategies) {
