@@ -26,7 +26,7 @@ void print_usage(std::ostream& o) {
     << "usage: frmini <command> [arguments] [options]\n\ncommands:\n";
   for (const auto& c : cmds) {
     o << "  " << c.name;
-    for (size_t i = c.name.size(); i < 14; ++i) o << ' ';
+    for (size_t i = c.name.size(); i < 16; ++i) o << ' ';
     o << c.summary << "\n";
   }
   o << "\n'frmini <command> --help' lists every option of a command.\n";
