@@ -12,6 +12,8 @@ namespace {
 // time grows faster than linearly with function size, so hex p6 M132 (7k non-zeros) is split
 // into chunks that compile in well under a second each.
 constexpr std::size_t max_terms_per_function = 2400;
+// Rows per chunk function: the unit of the row-sweep traversal (below).
+constexpr std::size_t max_rows_per_function = 32;
 
 struct Ctx {
   const matmul::Analysis& an;
@@ -87,6 +89,7 @@ std::vector<std::size_t> grouped_rows(const matmul::Analysis& an) {
 struct Piece {
   std::string code;
   std::size_t terms;
+  std::size_t rows = 1;
 };
 
 std::vector<Piece> cstream_pieces(const Ctx& x, const CStrategy& s) {
@@ -139,6 +142,7 @@ std::vector<Piece> bstream_pieces(const Ctx& x, const CStrategy& s) {
       p.code += "}\n";
     }
     p.code += "}\n";
+    p.rows = grp.size();
     out.push_back(std::move(p));
   }
   return out;
@@ -243,6 +247,7 @@ std::string CStrategy::name() const {
   if (width) n += "-w" + std::to_string(width);
   if (nt) n += "-nt";
   if (prefetch) n += "-pf";
+  if (row_sweep) n += "-rs";
   return n;
 }
 
@@ -311,15 +316,17 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
     // Chunk functions of bounded size; the block function calls them in order.
     std::vector<std::string> chunks;
     std::string cur;
-    std::size_t terms = 0;
+    std::size_t terms = 0, rows = 0;
     for (auto& p : pieces) {
-      if (terms && terms + p.terms > max_terms_per_function) {
+      if (terms && (terms + p.terms > max_terms_per_function || rows >= max_rows_per_function)) {
+        rows = 0;
         chunks.push_back(std::move(cur));
         cur.clear();
         terms = 0;
       }
       cur += p.code;
       terms += p.terms;
+      rows += p.rows;
     }
     std::string zr = zero_rows(x, s.vecs);
     if (!cur.empty() || chunks.empty()) chunks.push_back(cur + zr);
@@ -334,13 +341,26 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
     const std::size_t VL = x.vl * std::size_t(s.vecs);  // columns per vector step
     const std::size_t lines = (VL * itemsize(in.precision) + 63) / 64;
     o << "void " << mm_symbol(si) << "(long i0, long i1, const " << x.T << "* restrict b, "
-      << x.T << "* restrict c, int nt, long pfd, int nvb) {\n"
+      << x.T << "* restrict c, int nt, long pfd, int nvb, int rs) {\n"
       << "  const long nvec = (i1 - i0) / " << VL << ";\n"
       << "  const long nb = (nvec + nvb - 1) / nvb;\n"
       // Threads only when there is enough work (~1M multiply-adds + stores) to amortise waking
       // them: narrow products (tests, small cache blocks) run on the calling thread.
       << "#pragma omp parallel if (nb > 1 && nvec * " << VL * (x.an.nnz + x.an.m) << "L > "
-      << (1L << 20) << "L)\n  {\n"
+      << (1L << 20) << "L)\n  {\n";
+    // Row sweep (rs): each chunk of <= 32 rows sweeps the thread's whole column range before
+    // the next chunk starts, so only that chunk's C rows and their B rows stream at once
+    // (fewer concurrent streams than rows x columns blocks). Chunks write disjoint rows: no
+    // barrier between them.
+    o << "  if (rs) {\n";
+    for (std::size_t ci = 0; ci < chunks.size(); ++ci)
+      o << "#pragma omp for schedule(static) nowait\n"
+        << "  for (long ib = 0; ib < nb; ib++) {\n"
+        << "    const long v0 = ib * nvb;\n"
+        << "    const int nv = (int)(nvec - v0 < nvb ? nvec - v0 : nvb);\n"
+        << "    blk" << id << "_" << ci << "(b + i0 + v0 * " << VL << ", c + i0 + v0 * " << VL
+        << ", nt, nv);\n  }\n";
+    o << "  } else {\n"
       << "#pragma omp for schedule(static) nowait\n"
       << "  for (long ib = 0; ib < nb; ib++) {\n"
       << "    const long v0 = ib * nvb;\n"
@@ -350,7 +370,7 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
       << lines << ");\n";
     for (std::size_t ci = 0; ci < chunks.size(); ++ci)
       o << "    blk" << id << "_" << ci << "(b + o, c + o, nt, nv);\n";
-    o << "  }\n";
+    o << "  }\n  }\n";
     if (any_nt) o << "  if (nt) _mm_sfence();  /* streaming stores visible before the barrier */\n";
     o << "  }\n"
       << "  if (i0 + nvec * " << VL << " < i1) frmini_tail(i0 + nvec * " << VL << ", i1, b, c);\n"

@@ -34,6 +34,7 @@ struct CStrategy {
   bool nt = false;   // non-temporal C stores (beta = 0 only; needs 64-byte aligned C rows)
   bool prefetch = false;  // software prefetch of the block two blocks ahead
   int width = 0;     // columns per block (run-time; for the name)
+  bool row_sweep = false;  // chunks of rows sweep all columns in turn (run-time)
   std::string name() const;
 };
 
@@ -47,11 +48,12 @@ struct CodegenInput {
 
 // The complete source of one shared object holding every strategy in `strategies`; strategy i
 // is exported as
-//   frmini_mm_<i>(long i0, long i1, const T* b, T* c, int nt, long pfd, int nvb)
+//   frmini_mm_<i>(long i0, long i1, const T* b, T* c, int nt, long pfd, int nvb, int rs)
 // and computes columns [i0, i1) of C in blocks of nvb vectors (of vecs SIMD vectors each);
 // nt != 0 selects streaming stores (beta = 0 only; C rows and i0 64-byte aligned); pfd > 0
-// prefetches the B and C lines pfd columns ahead of each block. CStrategy::nt, ::prefetch and
-// ::width are ignored here: they are run-time choices.
+// prefetches the B and C lines pfd columns ahead of each block; rs != 0 sweeps chunks of rows
+// over all columns in turn (pfd ignored). CStrategy::nt, ::prefetch, ::width and ::row_sweep
+// are ignored here: they are run-time choices.
 std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& strategies);
 
 // The symbol name of strategy i.

@@ -84,32 +84,35 @@ class GeneratedProvider : public matmul::Provider {
         widths.push_back(int(nv));
     }
     for (int nvb : widths)
-    for (int pf = 0; pf <= 1; ++pf)
+    for (int pf = 0; pf <= 2; ++pf)  // 2: row sweep (no prefetch), widest blocks only
+    if (pf < 2 || nvb == widths.back())
     for (int nt = 0; nt <= (nt_ok ? 1 : 0); ++nt)
       for (std::size_t i = 0; i < strats.size(); ++i) {
-        const long pfd = pf ? long(2 * vl * std::size_t(strats[i].vecs * nvb)) : 0;
+        const long pfd = pf == 1 ? long(2 * vl * std::size_t(strats[i].vecs * nvb)) : 0;
+        const int rs = pf == 2;
         CpuKernel::Body body;
         void* f = mod->symbol(mm_symbol(i));
         if (p.precision == Precision::double_) {
-          using fn_t = void (*)(long, long, const double*, double*, int, long, int);
+          using fn_t = void (*)(long, long, const double*, double*, int, long, int, int);
           auto fn = reinterpret_cast<fn_t>(f);
           const double* b = panel_ptr<double>(p.b);
           double* c = panel_ptr<double>(p.c);
-          body = [mod, fn, b, c, nt, pfd, nvb](std::size_t c0, std::size_t c1) {
-            fn(long(c0), long(c1), b, c, nt, pfd, nvb);
+          body = [mod, fn, b, c, nt, pfd, nvb, rs](std::size_t c0, std::size_t c1) {
+            fn(long(c0), long(c1), b, c, nt, pfd, nvb, rs);
           };
         } else {
-          using fn_t = void (*)(long, long, const float*, float*, int, long, int);
+          using fn_t = void (*)(long, long, const float*, float*, int, long, int, int);
           auto fn = reinterpret_cast<fn_t>(f);
           const float* b = panel_ptr<float>(p.b);
           float* c = panel_ptr<float>(p.c);
-          body = [mod, fn, b, c, nt, pfd, nvb](std::size_t c0, std::size_t c1) {
-            fn(long(c0), long(c1), b, c, nt, pfd, nvb);
+          body = [mod, fn, b, c, nt, pfd, nvb, rs](std::size_t c0, std::size_t c1) {
+            fn(long(c0), long(c1), b, c, nt, pfd, nvb, rs);
           };
         }
         auto st = strats[i];
         st.nt = nt != 0;
-        st.prefetch = pf != 0;
+        st.prefetch = pf == 1;
+        st.row_sweep = rs != 0;
         st.width = int(std::size_t(nvb * strats[i].vecs) * vl);
         out.push_back(std::make_unique<CpuKernel>("generated", st.name(), p.n, std::move(body)));
       }

@@ -60,13 +60,15 @@ std::string fmt_double(double v) {
 // Everything a decision depends on. The operands' addresses are not in it: alignment is folded
 // in through the offsets (a provider may decline unaligned panels).
 std::string cache_key(Backend& be, const Problem& p, const std::string& mode,
-                      const std::vector<std::shared_ptr<Provider>>& providers) {
+                      const std::vector<std::shared_ptr<Provider>>& providers,
+                      const std::string& candidate_names) {
   std::ostringstream s;
   s << "v1|" << be.name() << "|" << be.device_description() << "|" << mode << "|"
     << hex64(hash_matrix(p.a)) << "|" << fmt_double(p.alpha) << "|" << fmt_double(p.beta) << "|"
     << to_string(p.precision) << "|" << p.n << "|" << p.b.ld << "|" << p.c.ld << "|"
     << p.b.offset % 64 << "|" << p.c.offset % 64;
   for (const auto& pr : providers) s << "|" << pr->name();
+  s << "|" << candidate_names;
   std::string text = s.str();
   return "autotune/" + be.name() + "-" + hex64(fnv1a(text.data(), text.size()));
 }
@@ -154,30 +156,10 @@ std::unique_ptr<Kernel> tune(Backend& backend,
   for (const auto& pr : providers)
     if (pr->name() != "reference" || providers.size() == 1) asked.push_back(pr);
 
-  const bool use_cache = cache_enabled(opts);
-  const std::string key = cache_key(backend, p, mode, asked);
-  if (use_cache) {
-    if (auto hit = cache_read(key)) {
-      std::istringstream s(*hit);
-      std::string prov, strat;
-      s >> prov >> strat;
-      for (const auto& pr : asked) {
-        if (pr->name() != prov) continue;
-        for (auto& k : pr->candidates(p))
-          if (k->strategy() == strat) {
-            rec.provider = prov;
-            rec.strategy = strat;
-            rec.from_cache = true;
-            record(backend, rec);
-            return std::move(k);
-          }
-      }
-      // A stale entry (provider now declines, strategy renamed): tune again.
-    }
-  }
-
+  // Every candidate first (compilation is cached on disk, so this is cheap on a re-run): the
+  // decision's key includes the candidates' names, so a new strategy invalidates old decisions.
   std::vector<std::unique_ptr<Kernel>> all;
-  std::string reasons;
+  std::string reasons, names;
   for (const auto& pr : asked) {
     std::string why;
     auto ks = pr->candidates(p, &why);
@@ -185,13 +167,34 @@ std::unique_ptr<Kernel> tune(Backend& backend,
       rec.timings.emplace_back(pr->name() + ": declined (" + why + ")", -1.0);
       reasons += (reasons.empty() ? "" : "; ") + pr->name() + ": " + (why.empty() ? "declined" : why);
     }
-    for (auto& k : ks) all.push_back(std::move(k));
+    for (auto& k : ks) {
+      names += "|" + k->provider() + "/" + k->strategy();
+      all.push_back(std::move(k));
+    }
   }
   if (all.empty() && asked.size() == 1 && asked[0]->name() == mode)
     throw UserError("matmul provider '" + mode + "' declines " + p.name + ": " +
                     (reasons.size() > mode.size() + 2 ? reasons.substr(mode.size() + 2) : "no reason given"));
   if (all.empty())
     throw UserError("matmul " + p.name + ": no provider accepts this product (" + reasons + ")");
+
+  const bool use_cache = cache_enabled(opts);
+  const std::string key = cache_key(backend, p, mode, asked, names);
+  if (use_cache) {
+    if (auto hit = cache_read(key)) {
+      std::istringstream s(*hit);
+      std::string prov, strat;
+      s >> prov >> strat;
+      for (auto& k : all)
+        if (k->provider() == prov && k->strategy() == strat) {
+          rec.provider = prov;
+          rec.strategy = strat;
+          rec.from_cache = true;
+          record(backend, rec);
+          return std::move(k);
+        }
+    }
+  }
 
   auto best = pick_fastest(backend, p, std::move(all), opts, &rec);
   if (use_cache) cache_write(key, rec.provider + " " + rec.strategy + "\n");

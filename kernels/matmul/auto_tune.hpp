@@ -21,7 +21,7 @@ namespace frmini::kernels::matmul {
 struct TuneOptions {
   double ifac = 0.95;   // a challenger must take < ifac * incumbent's time
   int warmup = 2;       // untimed runs before timing each candidate
-  int nrep = 7;         // timed runs; the fastest counts (preemption only adds time)
+  int nrep = 10;        // timed runs; the fastest counts (preemption only adds time)
   bool use_cache = true;  // read and write decisions on disk ($FRMINI_TUNE_CACHE=0 disables)
 };
 
