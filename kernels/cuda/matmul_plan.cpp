@@ -232,6 +232,13 @@ std::vector<Strategy> plan(const Analysis& a, Precision p, const PlanOptions& o)
     bool kept = std::any_of(res.begin(), res.begin() + long(cap), fits);
     auto first_fit = std::find_if(res.begin() + long(cap), res.end(), fits);
     if (!kept && first_fit != res.end()) std::iter_swap(res.begin() + long(cap - 1), first_fit);
+    // Also the first k-split predicted within budget: it bounds live B values rather than
+    // accumulators, and dense chunks where ptxas still spills the row-bounded shapes do not
+    // spill it (tet p5 M3 double: mchunk2 72 B at 254 registers, cstream-ksplit3 124, none).
+    auto is_k = [&](const Strategy& s) { return s.shape == Shape::ksplit && fits(s); };
+    bool have_k = std::any_of(res.begin(), res.begin() + long(cap), is_k);
+    auto k = std::find_if(res.begin() + long(cap), res.end(), is_k);
+    if (!have_k && k != res.end()) std::iter_swap(res.begin() + long(cap), k), ++cap;
     res.resize(cap);
   }
   return res;
