@@ -31,8 +31,8 @@ std::vector<ResourceRow> resource_table(const std::vector<NamedOperator>& ops,
       for (double beta : betas) {
         auto strategies = plan(analyses[i], p);
         if (o.first_only && !strategies.empty()) {
-          // The first strategy and the next one of another shape (width 1 preferred): ptxas
-          // spills some dense width-2 / bstream kernels the cost model accepts.
+          // The first strategy, the next one of another shape (width 1 preferred) and the first
+          // k-split: ptxas spills some dense kernels the cost model accepts.
           std::vector<Strategy> keep{strategies.front()};
           auto other = [&](bool w1) {
             for (std::size_t x = 1; x < strategies.size(); ++x)
@@ -41,6 +41,11 @@ std::vector<ResourceRow> resource_table(const std::vector<NamedOperator>& ops,
             return std::size_t(0);
           };
           if (std::size_t x = other(true) ? other(true) : other(false)) keep.push_back(strategies[x]);
+          for (std::size_t x = 1; x < strategies.size(); ++x)  // and the first k-split
+            if (strategies[x].shape == Shape::ksplit) {
+              if (strategies[x].name != keep.back().name) keep.push_back(strategies[x]);
+              break;
+            }
           strategies = keep;
         }
         for (auto& s : strategies) {

@@ -34,8 +34,8 @@ struct TableOptions {
   int arch = 90;
   std::size_t ld = 50048;  // baked ldb = ldc (the paper's n = 50,000 rounded to 32)
   unsigned threads = 0;    // 0 = hardware concurrency
-  // Only the plan's first strategy and the next of another shape (width 1 preferred), for
-  // quick subsets that still check the spill-free guarantee.
+  // Only the plan's first strategy, the next of another shape (width 1 preferred) and the
+  // first k-split, for quick subsets that still check the spill-free guarantee.
   bool first_only = false;
   bool use_cache = true;
 };
