@@ -10,7 +10,12 @@ namespace frmini::solver {
 
 // The integral of each nodal basis function over the reference element.
 std::vector<double> upts_weights(const operators::ElementOperators& ops);
-// The integral over the domain of every conserved variable in register `reg`.
+// upts_weights of every element group of a system.
+std::vector<std::vector<double>> group_weights(const System& sys);
+// The integral over the domain of every conserved variable in register `reg` (with the
+// weights of group_weights, computed once by callers that integrate repeatedly).
 std::vector<double> conserved_totals(System& sys, int reg);
+std::vector<double> conserved_totals(System& sys, int reg,
+                                     const std::vector<std::vector<double>>& weights);
 
 }  // namespace frmini::solver
