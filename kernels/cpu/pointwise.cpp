@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "kernels/pointwise/bind.hpp"
 #include "kernels/pointwise/render.hpp"
 
 namespace frmini::kernels::cpu {
@@ -31,42 +32,23 @@ class CpuPointwise : public PointwiseKernel {
   const Spec& spec() const override { return spec_; }
 
   void bind(const std::vector<ArgValue>& args) override {
-    if (args.size() != spec_.args.size())
-      throw std::logic_error(spec_.name + ": bound " + std::to_string(args.size()) +
-                             " arguments, the spec has " + std::to_string(spec_.args.size()));
     const std::size_t item = itemsize(prec_);
+    auto vals = resolve_slots(spec_, slots_, args);
     cargs_.assign(slots_.size(), CArg{});
-    std::vector<int> next(args.size(), 0);  // which slot of an argument comes next
     for (std::size_t k = 0; k < slots_.size(); ++k) {
-      const Slot& s = slots_[k];
-      const ArgValue& v = args[s.arg];
-      int nth = next[s.arg]++;
-      switch (s.type) {
-        case SlotType::fp_buffer:
-          cargs_[k].p = host_ptr(*v.buf, v.offset * item);
-          break;
-        case SlotType::idx_buffer:
-          cargs_[k].p = nth == 1 ? host_ptr(*v.ix, v.ix_offset * sizeof(int64_t))
-                                 : host_ptr(*v.rs, v.rs_offset * sizeof(int64_t));
-          break;
-        case SlotType::int64:
-          cargs_[k].i = spec_.args[s.arg].kind == ArgKind::index ? v.index : v.ld;
-          break;
-        case SlotType::fp_scalar:
-          cargs_[k].d = v.scalar;
-          break;
+      const SlotValue& v = vals[k];
+      switch (slots_[k].type) {
+        case SlotType::fp_buffer: cargs_[k].p = host_ptr(*v.buf, v.offset * item); break;
+        case SlotType::idx_buffer: cargs_[k].p = host_ptr(*v.buf, v.offset * sizeof(int64_t)); break;
+        case SlotType::int64: cargs_[k].i = v.i; break;
+        case SlotType::fp_scalar: cargs_[k].d = v.d; break;
       }
     }
     bound_ = true;
   }
 
   void set_scalar(std::size_t arg, double value) override {
-    for (std::size_t k = 0; k < slots_.size(); ++k)
-      if (slots_[k].arg == arg && slots_[k].type == SlotType::fp_scalar) {
-        cargs_[k].d = value;
-        return;
-      }
-    throw std::logic_error(spec_.name + ": argument " + std::to_string(arg) + " is no scalar");
+    cargs_[scalar_slot(spec_, slots_, arg)].d = value;
   }
 
   void run(int64_t begin, int64_t end) override {

@@ -6,6 +6,7 @@
 
 #include "kernels/cuda/backend.hpp"
 #include "kernels/cuda/driver.hpp"
+#include "kernels/pointwise/bind.hpp"
 #include "kernels/pointwise/render.hpp"
 
 namespace frmini::kernels::cuda {
@@ -28,37 +29,23 @@ class CudaPointwise : public PointwiseKernel {
   const Spec& spec() const override { return spec_; }
 
   void bind(const std::vector<ArgValue>& args) override {
-    if (args.size() != spec_.args.size())
-      throw std::logic_error(spec_.name + ": wrong number of arguments");
     const std::size_t item = itemsize(prec_);
-    std::vector<int> next(args.size(), 0);
+    auto vals = resolve_slots(spec_, slots_, args);
     for (std::size_t k = 0; k < slots_.size(); ++k) {
-      const Slot& s = slots_[k];
-      const ArgValue& v = args[s.arg];
-      int nth = next[s.arg]++;
+      const SlotValue& v = vals[k];
       Value& x = values_[k + 2];
-      switch (s.type) {
+      switch (slots_[k].type) {
         case SlotType::fp_buffer: x.p = CudaBackend::ptr(*v.buf) + v.offset * item; break;
-        case SlotType::idx_buffer:
-          x.p = nth == 1 ? CudaBackend::ptr(*v.ix) + v.ix_offset * 8
-                         : CudaBackend::ptr(*v.rs) + v.rs_offset * 8;
-          break;
-        case SlotType::int64:
-          x.i = spec_.args[s.arg].kind == ArgKind::index ? v.index : v.ld;
-          break;
-        case SlotType::fp_scalar: set_fp(x, v.scalar); break;
+        case SlotType::idx_buffer: x.p = CudaBackend::ptr(*v.buf) + v.offset * 8; break;
+        case SlotType::int64: x.i = v.i; break;
+        case SlotType::fp_scalar: set_fp(x, v.d); break;
       }
     }
     bound_ = true;
   }
 
   void set_scalar(std::size_t arg, double value) override {
-    for (std::size_t k = 0; k < slots_.size(); ++k)
-      if (slots_[k].arg == arg && slots_[k].type == SlotType::fp_scalar) {
-        set_fp(values_[k + 2], value);
-        return;
-      }
-    throw std::logic_error(spec_.name + ": no such scalar");
+    set_fp(values_[scalar_slot(spec_, slots_, arg) + 2], value);
   }
 
   void run(int64_t begin, int64_t end) override {

@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "kernels/opencl/opencl_backend.hpp"
+#include "kernels/pointwise/bind.hpp"
 #include "kernels/pointwise/render.hpp"
 
 namespace frmini::kernels::opencl {
@@ -24,38 +25,27 @@ class ClPointwise : public PointwiseKernel {
   const Spec& spec() const override { return spec_; }
 
   void bind(const std::vector<ArgValue>& args) override {
-    if (args.size() != spec_.args.size())
-      throw std::logic_error(spec_.name + ": wrong number of arguments");
-    std::vector<int> next(args.size(), 0);
+    auto vals = resolve_slots(spec_, slots_, args);
     cl_uint i = 2;  // after (begin, end)
-    for (const Slot& s : slots_) {
-      const ArgValue& v = args[s.arg];
-      int nth = next[s.arg]++;
-      switch (s.type) {
+    param_.assign(slots_.size(), 0);
+    for (std::size_t k = 0; k < slots_.size(); ++k) {
+      const SlotValue& v = vals[k];
+      param_[k] = i;
+      switch (slots_[k].type) {
         case SlotType::fp_buffer:
+        case SlotType::idx_buffer:
           kernel_.arg(i++, mem_of(*v.buf));
           kernel_.arg(i++, cl_long(v.offset));
           break;
-        case SlotType::idx_buffer:
-          kernel_.arg(i++, mem_of(nth == 1 ? *v.ix : *v.rs));
-          kernel_.arg(i++, cl_long(nth == 1 ? v.ix_offset : v.rs_offset));
-          break;
-        case SlotType::int64:
-          kernel_.arg(i++, cl_long(spec_.args[s.arg].kind == ArgKind::index ? v.index : v.ld));
-          break;
-        case SlotType::fp_scalar:
-          scalar_index_[s.arg] = i;
-          set_fp(i++, v.scalar);
-          break;
+        case SlotType::int64: kernel_.arg(i++, cl_long(v.i)); break;
+        case SlotType::fp_scalar: set_fp(i++, v.d); break;
       }
     }
     bound_ = true;
   }
 
   void set_scalar(std::size_t arg, double value) override {
-    auto it = scalar_index_.find(arg);
-    if (it == scalar_index_.end()) throw std::logic_error(spec_.name + ": no such scalar");
-    set_fp(it->second, value);
+    set_fp(param_[scalar_slot(spec_, slots_, arg)], value);
   }
 
   void run(int64_t begin, int64_t end) override {
@@ -83,7 +73,7 @@ class ClPointwise : public PointwiseKernel {
   std::shared_ptr<Module> module_;
   KernelHandle kernel_;
   int npts_ = 1;
-  std::map<std::size_t, cl_uint> scalar_index_;
+  std::vector<cl_uint> param_;  // first OpenCL parameter of each slot
   bool bound_ = false;
 };
 
