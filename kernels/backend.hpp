@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -23,6 +24,8 @@ struct BackendOptions {
   int device = 0;           // device index within the platform (opencl/cuda)
   std::string platform;     // opencl: platform name substring ("" = first with a device)
   int threads = 0;          // cpu: OpenMP threads (0 = OpenMP's default)
+  int64_t chain_block = 0;  // cpu: elements per cache block of a kernel chain (0 = sized from
+                            // the caches, -1 = no blocking: each kernel over the whole range)
   bool verbose = false;     // log compilations, cache hits, tuning decisions to stderr
 };
 
@@ -89,6 +92,21 @@ class Backend {
   // incumbent a challenger must beat by 5%): generated first, then vendor BLAS, then others.
   // 'reference' is always last and never chosen by auto.
   virtual std::vector<std::shared_ptr<matmul::Provider>> matmul_providers() = 0;
+
+  // Cache blocking (ARCHITECTURE.md principle 10). A chain is a list of steps, each a kernel
+  // launch over a range of units (elements). A backend that blocks cuts [0, nunits) into
+  // blocks whose working set stays in a core's cache and runs the whole chain block by block,
+  // blocks spread over its threads, so the intermediates never travel to memory; the others
+  // run each step once over the whole range. Steps must only touch their block's columns.
+  using ChainStep = std::function<void(int64_t begin, int64_t end)>;
+  // Units per block when a unit's chain touches `unit_bytes`, a multiple of `align`;
+  // 0 = this backend runs chains unblocked (GPUs: each kernel over the whole range).
+  virtual int64_t chain_block(std::size_t unit_bytes, int64_t align) const {
+    (void)unit_bytes, (void)align;
+    return 0;
+  }
+  // Runs `steps` in order over [0, nunits), `block` units at a time (0 = unblocked).
+  virtual void run_chain(int64_t nunits, int64_t block, const std::vector<ChainStep>& steps);
 
   // Compiles a pointwise kernel (kernels/pointwise/spec.hpp), rendered in this backend's
   // dialect at precision `p`, through compile() and its disk cache.

@@ -20,6 +20,10 @@ std::unique_ptr<pointwise::PointwiseKernel> Backend::pointwise(const pointwise::
                          spec.name + ")");
 }
 
+void Backend::run_chain(int64_t nunits, int64_t, const std::vector<ChainStep>& steps) {
+  for (const auto& s : steps) s(0, nunits);
+}
+
 std::vector<std::string> built_backends() {
   std::vector<std::string> out{"cpu"};
   if (config::have_opencl) out.push_back("opencl");

@@ -3,6 +3,7 @@
 #include <omp.h>
 #include <sys/mman.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -90,6 +91,35 @@ std::vector<double> CpuBackend::time_runs(const std::function<void()>& enqueue, 
     t.push_back(std::chrono::duration<double>(t1 - t0).count());
   }
   return t;
+}
+
+int64_t CpuBackend::chain_block(std::size_t unit_bytes, int64_t align) const {
+  // A block's working set: a third of the last-level cache's share per thread, and at least
+  // half a core's L2. Measured on the Taylor-Green bench (hex p3, 2 threads, 1 MB L2, 32 MB
+  // L3): L2-sized blocks (8 elements) run a step in ~0.58 s, blocks of 96-192 elements
+  // in ~0.51 s: a block spends less time in call overhead and partial vectors, and the L3
+  // still keeps its intermediates off the memory bus.
+  const std::size_t l2 = l2_bytes() ? l2_bytes() : (std::size_t(1) << 20);
+  const std::size_t share = llc_bytes() / (3 * std::size_t(std::max(threads(), 1)));
+  int64_t units = int64_t(std::max(l2 / 2, share) / std::max<std::size_t>(unit_bytes, 1));
+  if (opts_.chain_block < 0) return 0;
+  if (opts_.chain_block > 0) units = opts_.chain_block;
+  return std::max<int64_t>(align, units / align * align);
+}
+
+void CpuBackend::run_chain(int64_t nunits, int64_t block, const std::vector<ChainStep>& steps) {
+  if (block <= 0 || block >= nunits) {
+    Backend::run_chain(nunits, 0, steps);  // each kernel parallel over the whole range
+    return;
+  }
+  const int64_t nb = (nunits + block - 1) / block;
+  // Static: each thread walks a contiguous run of blocks, which the prefetchers follow; the
+  // kernels see omp_in_parallel() and run serially on their block.
+#pragma omp parallel for schedule(static)
+  for (int64_t ib = 0; ib < nb; ++ib) {
+    const int64_t b = ib * block, e = std::min(nunits, b + block);
+    for (const auto& s : steps) s(b, e);
+  }
 }
 
 const Bandwidth& CpuBackend::bandwidth() {

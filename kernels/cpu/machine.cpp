@@ -59,29 +59,40 @@ std::string cpu_flags_hash() {
   return h;
 }
 
+namespace {
+// Size of the data (or unified) cache at `level`, -1 = the largest level present; 0 = unknown.
+std::size_t cache_bytes(int want) {
+  std::size_t best = 0;
+  int best_level = -1;
+  for (int i = 0; i < 8; ++i) {
+    std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::ifstream lv(dir + "level"), sz(dir + "size"), ty(dir + "type");
+    if (!lv || !sz) continue;
+    int level = 0;
+    std::string size, type;
+    lv >> level;
+    sz >> size;
+    ty >> type;
+    if (type == "Instruction") continue;
+    if (want >= 0 ? level == want : level > best_level) best_level = level, best = parse_size(size);
+  }
+  if (best == 0) {
+    long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+    long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+    best = want == 2 ? std::size_t(l2 > 0 ? l2 : 0)
+                     : std::size_t(l3 > 0 ? l3 : (l2 > 0 ? l2 : 0));
+  }
+  return best;
+}
+}  // namespace
+
 std::size_t llc_bytes() {
-  static const std::size_t bytes = [] {
-    std::size_t best = 0;
-    int best_level = -1;
-    for (int i = 0; i < 8; ++i) {
-      std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
-      std::ifstream lv(dir + "level"), sz(dir + "size"), ty(dir + "type");
-      if (!lv || !sz) continue;
-      int level = 0;
-      std::string size, type;
-      lv >> level;
-      sz >> size;
-      ty >> type;
-      if (type == "Instruction") continue;
-      if (level > best_level) best_level = level, best = parse_size(size);
-    }
-    if (best == 0) {
-      long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
-      long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
-      best = std::size_t(l3 > 0 ? l3 : (l2 > 0 ? l2 : 0));
-    }
-    return best;
-  }();
+  static const std::size_t bytes = cache_bytes(-1);
+  return bytes;
+}
+
+std::size_t l2_bytes() {
+  static const std::size_t bytes = cache_bytes(2);
   return bytes;
 }
 

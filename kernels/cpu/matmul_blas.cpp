@@ -17,8 +17,14 @@ class BlasProvider : public matmul::Provider {
  public:
   std::string name() const override { return "blas"; }
   std::vector<std::unique_ptr<matmul::Kernel>> candidates(const matmul::Problem& p,
-                                                          std::string*) override {
+                                                          std::string* why) override {
     std::vector<std::unique_ptr<matmul::Kernel>> out;
+    if (p.block) {
+      // OpenBLAS runs its own threads; called from every thread of a chain at once it would
+      // oversubscribe the cores (or serialise on its locks).
+      if (why) *why = "runs on whole panels only, not inside cache-blocked chains";
+      return out;
+    }
     const int m = int(p.m()), k = int(p.k()), ldb = int(p.b.ld), ldc = int(p.c.ld);
     const int lda = std::max(k, 1);
     CpuKernel::Body body;

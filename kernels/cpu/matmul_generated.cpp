@@ -60,7 +60,10 @@ class GeneratedProvider : public matmul::Provider {
     const std::size_t s = itemsize(p.precision), sb = simd_bytes(), vl = sb / s;
     auto an = matmul::analyse(p.a, p.alpha);
     const auto cbase = reinterpret_cast<std::uintptr_t>(host_ptr(*p.c.buf, p.c.offset * s));
-    const bool nt_ok = p.beta == 0.0 && cbase % 64 == 0 && (p.c.ld * s) % 64 == 0 && sb >= 16;
+    // Inside a chain C stays in cache for the next kernel: never stream it past the cache.
+    const bool nt_ok = p.beta == 0.0 && cbase % 64 == 0 && (p.c.ld * s) % 64 == 0 && sb >= 16 &&
+                       p.block == 0;
+    const std::size_t ncols = p.block ? std::min(p.block, p.n) : p.n;
     auto strats = strategies_for(an, p, vl);
 
     CodegenInput in;
@@ -80,12 +83,12 @@ class GeneratedProvider : public matmul::Provider {
     for (std::size_t w : {vl, std::size_t(32), std::size_t(80)}) {
       std::size_t nv = std::max<std::size_t>(1, w / vl);
       if (std::find(widths.begin(), widths.end(), int(nv)) == widths.end() &&
-          (nv == 1 || nv * vl <= p.n))
+          (nv == 1 || nv * vl <= ncols))
         widths.push_back(int(nv));
     }
     for (int nvb : widths)
     for (int pf = 0; pf <= 2; ++pf)  // 2: row sweep (no prefetch), widest blocks only
-    if (pf < 2 || nvb == widths.back())
+    if ((pf < 2 || nvb == widths.back()) && (pf == 0 || p.block == 0))  // chains: B is in cache
     for (int nt = 0; nt <= (nt_ok ? 1 : 0); ++nt)
       for (std::size_t i = 0; i < strats.size(); ++i) {
         const long pfd = pf == 1 ? long(2 * vl * std::size_t(strats[i].vecs * nvb)) : 0;

@@ -25,7 +25,9 @@ class CpuPointwise : public PointwiseKernel {
  public:
   CpuPointwise(CpuBackend& be, Spec spec, Precision p)
       : spec_(std::move(spec)), prec_(p), soa_(int64_t(be.soa_width(p))), slots_(slots(spec_)) {
-    module_ = be.compile_c(render(spec_, Dialect::c, p, std::size_t(soa_)));
+    // No errno from sqrt and friends: a domain error shows as a NaN (the nancheck plugin's
+    // business), and errno would keep the vectoriser from using the vector instructions.
+    module_ = be.compile_c(render(spec_, Dialect::c, p, std::size_t(soa_)), {"-fno-math-errno"});
     fn_ = reinterpret_cast<CFn>(module_->symbol(spec_.name));
   }
 

@@ -42,6 +42,10 @@ struct Problem {
   std::size_t n = 0;     // columns of B and C
   Panel b, c;
   std::string name;      // for logs and caches, e.g. "hex-p3-M0"
+  // Columns per call when the product runs inside a cache-blocked chain (Backend::run_chain):
+  // many threads call run_columns at once on blocks whose B is already in cache. 0 = the
+  // product runs alone over the whole panel. Providers tune (or decline) accordingly.
+  std::size_t block = 0;
 
   std::size_t m() const { return a.rows; }
   std::size_t k() const { return a.cols; }

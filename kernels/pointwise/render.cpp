@@ -256,15 +256,20 @@ std::string render(const Spec& s, Dialect d, Precision p, std::size_t soa) {
     case Dialect::c: {
       o << "void " << s.name << "(int64_t _ib, int64_t _ie, const frmini_arg_t* _a)\n{\n";
       for (std::size_t k = 0; k < sl.size(); ++k) o << "  " << c_unpack(sl[k], k, s) << "\n";
+      // `GCC ivdep`, not `omp simd`: lanes (and interface points) never write the same
+      // value, which is all the vectoriser needs to know. `omp simd` would also privatise
+      // every local array whose address the physics functions take into per-lane arrays,
+      // which GCC 12 then fails to vectorise (and without either pragma it gives up on the
+      // alias checks between the rows of one output).
       if (elem) {
         o << "  for (int64_t _e0 = _ib; _e0 < _ie; _e0 += SOA_S) {\n"
              "    const int64_t _blk = _e0 / SOA_S;\n"
              "    for (int _i = 0; _i < NPTS; _i++) {\n"
-             "      #pragma omp simd\n"
+             "      #pragma GCC ivdep\n"
              "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
           << point_block(s, body, "        ") << "      }\n    }\n  }\n";
       } else {
-        o << "  #pragma omp simd\n  for (int64_t _j = _ib; _j < _ie; _j++) {\n"
+        o << "  #pragma GCC ivdep\n  for (int64_t _j = _ib; _j < _ie; _j++) {\n"
           << point_block(s, body, "    ") << "  }\n";
       }
       o << "}\n";

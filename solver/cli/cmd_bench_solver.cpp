@@ -87,13 +87,17 @@ int bench_solver(const std::vector<std::string>& argv) {
       .option("precision", "LIST", "single,double", "double,single")
       .option("providers", "LIST", "matmul providers to compare", "generated,blas")
       .option("steps", "N", "timed steps per configuration", "10")
-      .option("csv", "FILE", "also write the table as CSV");
+      .option("cache-block", "N", "cpu: elements per cache block (0 = from the caches, -1 = none)", "0")
+      .option("csv", "FILE", "also write the table as CSV")
+      .flag("profile", "after each configuration, time every kernel alone over its whole range");
   Args a = p.parse(argv);
   auto orders = a.get_int_list("order", 0, 8);
   auto precs = a.get_list("precision");
   auto provs = a.get_list("providers");
   const long steps = a.get_int("steps", 1, 100000);
-  auto be = kernels::make_backend(a.get_choice("backend", {"cpu", "opencl", "cuda"}));
+  kernels::BackendOptions bo;
+  bo.chain_block = a.get_int("cache-block", -1, 1 << 30);
+  auto be = kernels::make_backend(a.get_choice("backend", {"cpu", "opencl", "cuda"}), bo);
   auto mesh = tgv_mesh(a.get("mesh"), a.get_int("n", 1, 1000));
   if (mesh.ndims != 3) throw UserError("bench solver: the mesh must be 3D");
 
@@ -134,6 +138,12 @@ int bench_solver(const std::vector<std::string>& argv) {
         std::printf("%-6d %-9s %-10s %12.0f %12.4g %12.4g %14.4g\n", r.order, prec.c_str(),
                     prov.c_str(), r.dofs, r.median, r.min, r.dofs * 4 / r.median);
         std::fflush(stdout);
+        if (a.given("profile")) {
+          const double bw = be->bandwidth().triad_gbs;
+          for (const auto& k : sys.profile(3))
+            std::printf("    %-34s %9.3f ms %8.1f GB/s %5.0f%% of triad\n", k.name.c_str(),
+                        k.seconds * 1e3, k.bytes / k.seconds / 1e9, 100 * k.bytes / k.seconds / 1e9 / bw);
+        }
       }
   // Speedups of every provider over the first one listed that is not itself (blas by default).
   std::printf("\nspeedup (median s/step of %s / median s/step of the provider):\n", provs.back().c_str());

@@ -21,7 +21,10 @@ std::vector<SectionSpec> build() {
          {"single", "double"}},
         {"device", T::integer, "0", "device index (opencl, cuda)", {}, 0, 1024},
         {"platform", T::string, "", "opencl platform name substring (\"\" = first)"},
-        {"threads", T::integer, "0", "cpu: OpenMP threads (0 = OpenMP's default)", {}, 0, 4096}}},
+        {"threads", T::integer, "0", "cpu: OpenMP threads (0 = OpenMP's default)", {}, 0, 4096},
+        {"cache-block", T::integer, "0",
+         "cpu: elements per cache block of the RHS kernel chains (0 = sized from the caches, "
+         "-1 = no blocking)", {}, -1, 1 << 30}}},
       {"constants", "Physical constants, and any user constant usable in expressions.",
        {{"gamma", T::real, "1.4", "ratio of specific heats", {}, 1.0, 3.0},
         {"mu", T::real, "0", "dynamic viscosity (navier-stokes)", {}, 0.0},

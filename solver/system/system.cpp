@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 #include "kernels/matmul/analysis.hpp"
@@ -26,16 +27,20 @@ struct IfaceData {
 }  // namespace
 
 namespace {
-// Remembers the range of its last launch, so the report can time a kernel as the RHS ran it.
+// Remembers the whole range the RHS runs it over (noted before a launch or a chain), so the
+// report can time a kernel as the RHS ran it; run() itself records nothing, as the threads
+// of a cache-blocked chain call it at once.
 class Recorded : public PointwiseKernel {
  public:
   explicit Recorded(std::unique_ptr<PointwiseKernel> k) : k_(std::move(k)) {}
   const kernels::pointwise::Spec& spec() const override { return k_->spec(); }
   void bind(const std::vector<ArgValue>& a) override { k_->bind(a); }
   void set_scalar(std::size_t arg, double v) override { k_->set_scalar(arg, v); }
-  void run(int64_t b, int64_t e) override {
-    begin = b, end = e;
-    k_->run(b, e);
+  void run(int64_t b, int64_t e) override { k_->run(b, e); }
+  void note(int64_t b, int64_t e) { begin = b, end = e; }
+  void launch(int64_t b, int64_t e) {
+    note(b, e);
+    run(b, e);
   }
   int64_t begin = 0, end = 0;
 
@@ -55,6 +60,7 @@ struct System::Impl {
   std::map<std::string, double> mm_bytes;  // minimum bytes of each product
   std::map<std::string, std::unique_ptr<Recorded>> pw;
   std::map<std::string, std::string> choices;
+  std::vector<int64_t> block;  // per group: elements per cache block of its chains (0 = none)
 };
 
 namespace {
@@ -109,6 +115,11 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
     l.nfpts = ops_[g].nfpts;
     l.neles = mesh.groups[g].neles;
     l.neles_pad = (l.neles + int64_t(I.soa) - 1) / int64_t(I.soa) * int64_t(I.soa);
+    // An odd number of SoA blocks: rows of a panel then lie an odd number of cache lines
+    // apart (for 5 variables and S*item = 64 bytes), not a multiple of a large power of two
+    // (32768 elements: 5 * 2^18 bytes), which would map one column block's rows to a single
+    // set of every cache level and defeat the cache blocking with conflict misses.
+    if ((l.neles_pad / int64_t(I.soa)) % 2 == 0) l.neles_pad += int64_t(I.soa);
     l.ld = nv * l.neles_pad;
     layout_.push_back(l);
   }
@@ -145,6 +156,15 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
     I.bnds.push_back(d);
   }
   I.arena = be.alloc(plan.size() * I.item);
+
+  // Cache blocks (ARCHITECTURE.md principle 10): sized from what one element's longest chain
+  // touches. BLAS runs on whole panels only (it has threads of its own).
+  for (const auto& l : layout_) {
+    std::size_t rows = std::size_t(2 * l.nupts + l.nfpts + nd * l.nupts);
+    if (visc) rows += std::size_t(nd * l.nupts + nd * l.nfpts + l.nfpts);
+    const std::size_t bytes = (rows * nv + std::size_t(nd * nd * l.nupts + l.nupts)) * I.item;
+    I.block.push_back(cfg_.matmul == "blas" ? 0 : be.chain_block(bytes, int64_t(I.soa)));
+  }
 
   auto put = [&](std::size_t off, const std::vector<double>& v) {
     if (v.empty()) return;
@@ -249,11 +269,12 @@ void System::rhs(double t, int uin, int fout) {
   const int nd = ndims(), nv = nvars();
   const bool visc = cfg_.phys.viscous();
   Buffer* A = I.arena.get();
+  using Chain = std::vector<kernels::Backend::ChainStep>;
 
-  // A product of group g's operator `op` from panel `boff` into panel `coff`, created on first
-  // use (and tuned by the provider) and kept.
+  // A chain step applying group g's operator `op` from panel `boff` into panel `coff`; the
+  // kernel is created on first use (tuned by the provider for the group's cache block) and kept.
   auto mm = [&](std::size_t g, const std::string& op, double beta, std::size_t boff,
-                std::size_t coff, const std::string& tag) {
+                std::size_t coff, const std::string& tag) -> kernels::Backend::ChainStep {
     const auto& l = layout_[g];
     std::string key = std::to_string(g) + ":" + op + ":" + tag;
     auto it = I.mm.find(key);
@@ -266,15 +287,18 @@ void System::rhs(double t, int uin, int fout) {
       p.b = {A, boff, std::size_t(l.ld)};
       p.c = {A, coff, std::size_t(l.ld)};
       p.name = l.etype + "-p" + std::to_string(cfg_.order) + "-" + op;
+      p.block = std::size_t(I.block[g] * nv);
       auto k = kernels::matmul::make_kernel(be_, cfg_.matmul, p);
       I.choices[p.name] = k->provider() + ":" + k->strategy();
       I.mm_bytes[key] = kernels::matmul::analyse(p.a, 1.0).min_bytes(beta, I.item, p.n);
       it = I.mm.emplace(key, std::move(k)).first;
     }
-    it->second->run();
+    kernels::matmul::Kernel* k = it->second.get();
+    // Element ranges are column ranges of nv columns per element (AoSoA, S | begin).
+    return [k, nv](int64_t b, int64_t e) { k->run_columns(std::size_t(b * nv), std::size_t(e * nv)); };
   };
   // A pointwise kernel, compiled and bound on first use.
-  auto pw = [&](const std::string& key, auto make_spec, auto make_args) -> PointwiseKernel& {
+  auto pw = [&](const std::string& key, auto make_spec, auto make_args) -> Recorded& {
     auto it = I.pw.find(key);
     if (it == I.pw.end()) {
       auto k = std::make_unique<Recorded>(be_.pointwise(make_spec(), cfg_.precision));
@@ -283,6 +307,14 @@ void System::rhs(double t, int uin, int fout) {
     }
     return *it->second;
   };
+  // A chain step running an element kernel of group g.
+  auto step = [&](Recorded& k, std::size_t g) -> kernels::Backend::ChainStep {
+    k.note(0, layout_[g].neles_pad);
+    return [&k](int64_t b, int64_t e) { k.run(b, e); };
+  };
+  auto run_chain = [&](std::size_t g, const Chain& c) {
+    be_.run_chain(layout_[g].neles_pad, I.block[g], c);
+  };
   auto panel = [&](std::size_t off, int64_t ld) { return ArgValue::panel(A, off, ld); };
   auto view = [&](std::size_t ix, std::size_t rs = SIZE_MAX) {
     return rs == SIZE_MAX ? ArgValue::view(A, I.idx.get(), ix)
@@ -290,17 +322,36 @@ void System::rhs(double t, int uin, int fout) {
   };
   const std::string rin = "r" + std::to_string(uin), rout = "r" + std::to_string(fout);
 
-  // 1. Solution to the flux points.
-  for (std::size_t g = 0; g < layout_.size(); ++g)
-    mm(g, "M0", 0.0, layout_[g].reg[uin], layout_[g].scal_fpts, rin);
+  // The transformed flux and its divergence (M132 into the result, beta 0): everything of
+  // an element that needs no neighbour. Runs before the interfaces so it joins a chain.
+  auto flux_steps = [&](std::size_t g, Chain& c) {
+    const auto& l = layout_[g];
+    auto& tf = pw("tflux" + std::to_string(g) + rin, [&] { return physics::tflux(cfg_.phys, l.nupts); },
+                  [&] {
+                    std::vector<ArgValue> a{panel(l.reg[uin], l.ld), panel(l.smats, nd * l.neles_pad)};
+                    if (visc) a.push_back(panel(l.grad_upts, l.ld));
+                    a.push_back(panel(l.vect_upts, l.ld));
+                    return a;
+                  });
+    c.push_back(step(tf, g));
+    c.push_back(mm(g, "M132", 0.0, l.vect_upts, l.reg[fout], rout));
+  };
+
+  // 1. Solution to the flux points (Euler: and the flux and its divergence; the solution
+  //    register may be the result register, and each block reads its u before M132 writes).
+  for (std::size_t g = 0; g < layout_.size(); ++g) {
+    Chain c{mm(g, "M0", 0.0, layout_[g].reg[uin], layout_[g].scal_fpts, rin)};
+    if (!visc) flux_steps(g, c);
+    run_chain(g, c);
+  }
 
   if (visc) {
-    // 2. LDG common solution; 3. gradients.
+    // 2. LDG common solution.
     const auto& d = I.internal;
     if (d.n)
       pw("intconu", [&] { return physics::intconu(cfg_.phys); },
          [&] { return std::vector<ArgValue>{view(d.ixl), view(d.ixr), view(d.cxl), view(d.cxr)}; })
-          .run(0, int64_t(d.n));
+          .launch(0, int64_t(d.n));
     for (std::size_t b = 0; b < I.bnds.size(); ++b) {
       const auto& bd = I.bnds[b];
       auto& k = pw("bcconu" + std::to_string(b),
@@ -310,21 +361,27 @@ void System::rhs(double t, int uin, int fout) {
                                                   panel(bd.ploc, bd.n), ArgValue::value(t)};
                    });
       k.set_scalar(4, t);
-      k.run(0, int64_t(bd.n));
+      k.launch(0, int64_t(bd.n));
     }
+    // 3. Gradients (uncorrected + correction, to physical), at the flux points, then the flux
+    //    and its divergence: one chain per group.
     for (std::size_t g = 0; g < layout_.size(); ++g) {
       const auto& l = layout_[g];
-      mm(g, "M460", 0.0, l.reg[uin], l.grad_upts, rin);
-      mm(g, "M6", 1.0, l.comm_fpts, l.grad_upts, "");
-      pw("gradcoru" + std::to_string(g), [&] { return physics::gradcoru(cfg_.phys, l.nupts); },
-         [&] {
-           return std::vector<ArgValue>{panel(l.grad_upts, l.ld), panel(l.smats, nd * l.neles_pad),
-                                        panel(l.rcpdjac, l.neles_pad)};
-         })
-          .run(0, l.neles_pad);
+      Chain c{mm(g, "M460", 0.0, l.reg[uin], l.grad_upts, rin),
+              mm(g, "M6", 1.0, l.comm_fpts, l.grad_upts, "")};
+      c.push_back(step(pw("gradcoru" + std::to_string(g),
+                          [&] { return physics::gradcoru(cfg_.phys, l.nupts); },
+                          [&] {
+                            return std::vector<ArgValue>{panel(l.grad_upts, l.ld),
+                                                         panel(l.smats, nd * l.neles_pad),
+                                                         panel(l.rcpdjac, l.neles_pad)};
+                          }),
+                       g));
       for (int dim = 0; dim < nd; ++dim)
-        mm(g, "M0", 0.0, l.grad_upts + std::size_t(dim) * l.nupts * l.ld,
-           l.vect_fpts + std::size_t(dim) * l.nfpts * l.ld, "grad" + std::to_string(dim));
+        c.push_back(mm(g, "M0", 0.0, l.grad_upts + std::size_t(dim) * l.nupts * l.ld,
+                       l.vect_fpts + std::size_t(dim) * l.nfpts * l.ld, "grad" + std::to_string(dim)));
+      flux_steps(g, c);
+      run_chain(g, c);
     }
   }
 
@@ -339,7 +396,7 @@ void System::rhs(double t, int uin, int fout) {
            a.insert(a.end(), {panel(d.nrm, d.n), panel(d.magn, d.n)});
            return a;
          })
-          .run(0, int64_t(d.n));
+          .launch(0, int64_t(d.n));
   }
   for (std::size_t b = 0; b < I.bnds.size(); ++b) {
     const auto& bd = I.bnds[b];
@@ -354,30 +411,22 @@ void System::rhs(double t, int uin, int fout) {
                    return a;
                  });
     k.set_scalar(targ, t);
-    k.run(0, int64_t(bd.n));
+    k.launch(0, int64_t(bd.n));
   }
 
-  // 5. Flux, divergence and its correction.
+  // 5. The correction's divergence (M3, beta 1) and the transformation to physical space.
   for (std::size_t g = 0; g < layout_.size(); ++g) {
     const auto& l = layout_[g];
-    pw("tflux" + std::to_string(g) + rin, [&] { return physics::tflux(cfg_.phys, l.nupts); },
-       [&] {
-         std::vector<ArgValue> a{panel(l.reg[uin], l.ld), panel(l.smats, nd * l.neles_pad)};
-         if (visc) a.push_back(panel(l.grad_upts, l.ld));
-         a.push_back(panel(l.vect_upts, l.ld));
-         return a;
-       })
-        .run(0, l.neles_pad);
-    mm(g, "M132", 0.0, l.vect_upts, l.reg[fout], rout);
-    mm(g, "M3", 1.0, l.scal_fpts, l.reg[fout], rout);
-    pw("negdivconf" + std::to_string(g) + rout,
-       [&] { return physics::negdivconf(cfg_.phys, l.nupts); },
-       [&] {
-         return std::vector<ArgValue>{panel(l.reg[fout], l.ld), panel(l.rcpdjac, l.neles_pad)};
-       })
-        .run(0, l.neles_pad);
+    Chain c{mm(g, "M3", 1.0, l.scal_fpts, l.reg[fout], rout)};
+    c.push_back(step(pw("negdivconf" + std::to_string(g) + rout,
+                        [&] { return physics::negdivconf(cfg_.phys, l.nupts); },
+                        [&] {
+                          return std::vector<ArgValue>{panel(l.reg[fout], l.ld),
+                                                       panel(l.rcpdjac, l.neles_pad)};
+                        }),
+                     g));
+    run_chain(g, c);
   }
-  (void)nv;
 }
 
 void System::run_on_registers(const kernels::pointwise::Spec& spec,
@@ -400,7 +449,7 @@ void System::run_on_registers(const kernels::pointwise::Spec& spec,
       throw std::logic_error(spec.name + ": register kernels take arrays and scalars only");
   }
   it->second->bind(args);
-  it->second->run(0, len);
+  it->second->launch(0, len);
 }
 
 void System::axnpby(int dst, const std::vector<std::pair<double, int>>& terms) {
