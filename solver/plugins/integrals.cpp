@@ -1,7 +1,12 @@
-// Conserved totals: the integral of every conserved variable over the domain, sum over
-// elements and solution points of W_i |J| u, every nsteps, to CSV. W_i = integral of the i-th
-// nodal basis function = invvdm[i][0]*sqrt(|reference element|) (the first orthonormal basis
-// function is the constant 1/sqrt(|ref|)).
+// Conserved totals and residual norms, every nsteps, to CSV.
+// Totals: the integral of every conserved variable over the domain, sum over elements and
+// solution points of W_i |J| u. W_i = integral of the i-th nodal basis function =
+// invvdm[i][0]*sqrt(|reference element|) (the first orthonormal basis function is the
+// constant 1/sqrt(|ref|)).
+// Residuals (PyFR's residual plugin, volume-weighted): for each variable the L2 norm of the
+// rate of change over the sample's last step, sqrt(sum W_i |J| (u_n - u_{n-1})^2 / V) / dt,
+// V the domain's volume: the root-mean-square of du/dt, which falls to zero as a run
+// reaches a steady state.
 #include <cmath>
 #include <cstdio>
 
@@ -34,7 +39,12 @@ std::vector<double> conserved_totals(System& sys, int reg) {
 
 std::vector<double> conserved_totals(System& sys, int reg,
                                      const std::vector<std::vector<double>>& weights) {
-  auto s = sys.download_solution(reg);
+  return integrate_solution(sys, sys.download_solution(reg), weights);
+}
+
+std::vector<double> integrate_solution(const System& sys,
+                                       const std::vector<std::vector<double>>& s,
+                                       const std::vector<std::vector<double>>& weights) {
   std::vector<double> tot(sys.nvars(), 0.0);
   for (std::size_t g = 0; g < s.size(); ++g) {
     const auto& l = sys.layout()[g];
@@ -49,6 +59,29 @@ std::vector<double> conserved_totals(System& sys, int reg,
   return tot;
 }
 
+std::vector<double> residual_norms(const System& sys, const std::vector<std::vector<double>>& prev,
+                                   const std::vector<std::vector<double>>& cur, double dt,
+                                   const std::vector<std::vector<double>>& weights) {
+  std::vector<double> sum(sys.nvars(), 0.0);
+  double vol = 0;
+  for (std::size_t g = 0; g < cur.size(); ++g) {
+    const auto& l = sys.layout()[g];
+    const auto& geo = sys.geometry()[g];
+    const auto& w = weights[g];
+    for (int64_t e = 0; e < l.neles; ++e)
+      for (int i = 0; i < l.nupts; ++i) {
+        const double wj = w[i] * geo.djac_upts[std::size_t(i) * l.neles + e];
+        vol += wj;
+        for (int v = 0; v < sys.nvars(); ++v) {
+          const std::size_t k = (std::size_t(e) * sys.nvars() + v) * l.nupts + i;
+          sum[v] += wj * (cur[g][k] - prev[g][k]) * (cur[g][k] - prev[g][k]);
+        }
+      }
+  }
+  for (double& x : sum) x = std::sqrt(x / vol) / dt;
+  return sum;
+}
+
 namespace {
 class Integrals : public Plugin {
  public:
@@ -60,11 +93,16 @@ class Integrals : public Plugin {
     weights_ = group_weights(ctx.sys);  // once: each is a Vandermonde inverse
     csv_ = "step,t";
     for (int v = 0; v < ctx.sys.nvars(); ++v) csv_ += ",total_u" + std::to_string(v);
+    for (int v = 0; v < ctx.sys.nvars(); ++v) csv_ += ",resid_u" + std::to_string(v);
     csv_ += "\n";
     sample(ctx);
+    if (nsteps_ == 1) keep(ctx);
   }
   void after_step(RunContext& ctx) override {
-    if (ctx.intg.state().nsteps % nsteps_ == 0) sample(ctx);
+    const int64_t n = ctx.intg.state().nsteps;
+    if (n % nsteps_ == 0) sample(ctx);
+    // The solution one step before the next sample, for its residual.
+    if ((n + 1) % nsteps_ == 0) keep(ctx);
   }
   void finish(RunContext&) override { write_text_atomically(file_, csv_); }
 
@@ -73,12 +111,33 @@ class Integrals : public Plugin {
     char b[64];
     std::snprintf(b, sizeof b, "%lld,%.10g", (long long)ctx.intg.state().nsteps, ctx.intg.state().t);
     csv_ += b;
-    for (double x : conserved_totals(ctx.sys, ctx.intg.current(), weights_)) {
+    auto cur = ctx.sys.download_solution(ctx.intg.current());
+    for (double x : integrate_solution(ctx.sys, cur, weights_)) {
       std::snprintf(b, sizeof b, ",%.17g", x);
       csv_ += b;
     }
+    // Blank at the start of a run (no previous step yet).
+    const double dt = ctx.intg.state().t - prev_t_;
+    const bool have = !prev_.empty() && prev_n_ + 1 == ctx.intg.state().nsteps && dt > 0;
+    if (have) {
+      for (double x : residual_norms(ctx.sys, prev_, cur, dt, weights_)) {
+        std::snprintf(b, sizeof b, ",%.10g", x);
+        csv_ += b;
+      }
+    } else {
+      csv_ += std::string(std::size_t(ctx.sys.nvars()), ',');
+    }
     csv_ += "\n";
+    prev_.clear();
   }
+  void keep(RunContext& ctx) {
+    prev_ = ctx.sys.download_solution(ctx.intg.current());
+    prev_t_ = ctx.intg.state().t;
+    prev_n_ = ctx.intg.state().nsteps;
+  }
+  std::vector<std::vector<double>> prev_;
+  double prev_t_ = 0;
+  int64_t prev_n_ = -1;
   int64_t nsteps_;
   std::filesystem::path file_;
   std::string csv_;

@@ -17,5 +17,14 @@ std::vector<std::vector<double>> group_weights(const System& sys);
 std::vector<double> conserved_totals(System& sys, int reg);
 std::vector<double> conserved_totals(System& sys, int reg,
                                      const std::vector<std::vector<double>>& weights);
+// The same of a downloaded solution (System::download_solution's layout).
+std::vector<double> integrate_solution(const System& sys,
+                                       const std::vector<std::vector<double>>& soln,
+                                       const std::vector<std::vector<double>>& weights);
+// Per variable, the volume-weighted L2 norm of (cur - prev)/dt: sqrt(integral of
+// ((cur - prev)/dt)^2 / volume).
+std::vector<double> residual_norms(const System& sys, const std::vector<std::vector<double>>& prev,
+                                   const std::vector<std::vector<double>>& cur, double dt,
+                                   const std::vector<std::vector<double>>& weights);
 
 }  // namespace frmini::solver
