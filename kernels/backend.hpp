@@ -93,6 +93,14 @@ class Backend {
   // 'reference' is always last and never chosen by auto.
   virtual std::vector<std::shared_ptr<matmul::Provider>> matmul_providers() = 0;
 
+  // Reductions on the device (the embedded RK pair's error norm): the sum, or the largest
+  // absolute value, of `n` values of `buf` from element offset `offset`, in precision `p`.
+  // A NaN among the values makes the result NaN. Deterministic: the same values give the same
+  // bits on every call (fixed partition and combination order).
+  enum class Reduction { sum, max_abs };
+  virtual double reduce(const Buffer& buf, std::size_t offset, std::size_t n, Precision p,
+                        Reduction r) = 0;
+
   // Cache blocking (ARCHITECTURE.md principle 10). A chain is a list of steps, each a kernel
   // launch over a range of units (elements). A backend that blocks cuts [0, nunits) into
   // blocks whose working set stays in a core's cache and runs the whole chain block by block,

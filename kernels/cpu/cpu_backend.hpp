@@ -54,6 +54,9 @@ class CpuBackend : public Backend {
   std::vector<double> time_runs(const std::function<void()>& enqueue, int warmup,
                                 int nrep) override;
   const Bandwidth& bandwidth() override;
+  // Defined in reduce.cpp.
+  double reduce(const Buffer& buf, std::size_t offset, std::size_t n, Precision p,
+                Reduction r) override;
   std::vector<std::shared_ptr<matmul::Provider>> matmul_providers() override;
   int64_t chain_block(std::size_t unit_bytes, int64_t align) const override;
   void run_chain(int64_t nunits, int64_t block, const std::vector<ChainStep>& steps) override;

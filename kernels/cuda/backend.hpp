@@ -64,6 +64,9 @@ class CudaBackend : public Backend {
   std::vector<double> time_runs(const std::function<void()>& enqueue, int warmup,
                                 int nrep) override;
   const Bandwidth& bandwidth() override;
+  // Defined in reduce.cpp.
+  double reduce(const Buffer& buf, std::size_t offset, std::size_t n, Precision p,
+                Reduction r) override;
   std::vector<std::shared_ptr<matmul::Provider>> matmul_providers() override;
   // Defined in pointwise.cpp.
   std::unique_ptr<pointwise::PointwiseKernel> pointwise(const pointwise::Spec& spec,

@@ -490,20 +490,49 @@ void System::axnpby(int dst, const std::vector<std::pair<double, int>>& terms) {
 }
 
 double System::error_norm(int cur, int prev, int err, double atol, double rtol, bool l2) {
-  // On the host for now: three register downloads per accepted or rejected step.
-  auto c = download_solution(cur), p = download_solution(prev), e = download_solution(err);
-  double sum = 0, mx = 0;
-  std::size_t n = 0;
-  for (std::size_t g = 0; g < c.size(); ++g)
-    for (std::size_t i = 0; i < c[g].size(); ++i) {
-      double x = e[g][i] / (atol + rtol * std::max(std::abs(c[g][i]), std::abs(p[g][i])));
-      if (std::isnan(x)) return 100.0;  // PyFR's answer to a NaN: reject, shrink the step
-      sum += x * x;
-      mx = std::max(mx, std::abs(x));
-      ++n;
+  // On the device: every value of `err` becomes its weighted error (squared for the L2 norm),
+  // padding elements 0 (their 1/|J| is 0), then the backend reduces the register.
+  using namespace kernels::pointwise;
+  Impl& I = *impl_;
+  const int nv = nvars();
+  for (std::size_t g = 0; g < layout_.size(); ++g) {
+    const auto& l = layout_[g];
+    const std::string key = std::string(l2 ? "errest_l2" : "errest_uniform") + std::to_string(g);
+    auto it = I.pw.find(key);
+    if (it == I.pw.end()) {
+      Spec s;
+      s.name = l2 ? "errest_l2" : "errest_uniform";
+      s.space = Space::element_points;
+      s.args = {{"e", ArgKind::field, Intent::inout, {nv}},
+                {"c", ArgKind::field, Intent::in, {nv}},
+                {"p", ArgKind::field, Intent::in, {nv}},
+                {"rcpdjac", ArgKind::field, Intent::in, {1}},
+                {"atol", ArgKind::scalar, Intent::in, {}},
+                {"rtol", ArgKind::scalar, Intent::in, {}}};
+      s.defines["NPTS"] = std::to_string(l.nupts);
+      s.defines["NVARS"] = std::to_string(nv);
+      // + 0*c: a NaN (or inf) in the solution reaches the norm even where the comparison
+      // would pass it over.
+      s.body = std::string("for (int k = 0; k < NVARS; k++) {\n") +
+               "  const fpdtype_t ac = fabs(c[k]), ap = fabs(p[k]);\n"
+               "  const fpdtype_t x = e[k]/(atol + rtol*(ac > ap ? ac : ap)) + 0*c[k];\n" +
+               (l2 ? "  e[k] = rcpdjac[0] != 0 ? x*x : 0;\n" : "  e[k] = rcpdjac[0] != 0 ? x : 0;\n") +
+               "}";
+      it = I.pw.emplace(key, std::make_unique<Recorded>(be_.pointwise(s, cfg_.precision))).first;
     }
-  double r = l2 ? std::sqrt(sum / double(std::max<std::size_t>(n, 1))) : mx;
-  return std::isnan(r) ? 100.0 : r;
+    Buffer* A = I.arena.get();
+    it->second->bind({ArgValue::panel(A, l.reg[err], l.ld), ArgValue::panel(A, l.reg[cur], l.ld),
+                      ArgValue::panel(A, l.reg[prev], l.ld),
+                      ArgValue::panel(A, l.rcpdjac, l.neles_pad), ArgValue::value(atol),
+                      ArgValue::value(rtol)});
+    it->second->launch(0, l.neles_pad);
+  }
+  // Between groups (alignment gaps) the register holds zeros.
+  double r = be_.reduce(*I.arena, I.reg_off[err], I.reg_len, cfg_.precision,
+                        l2 ? kernels::Backend::Reduction::sum
+                           : kernels::Backend::Reduction::max_abs);
+  if (l2) r = std::sqrt(r / double(std::max<int64_t>(ndofs() * nv, 1)));
+  return std::isnan(r) || std::isinf(r) ? 100.0 : r;  // PyFR's answer to a NaN: reject, shrink
 }
 
 void System::copy_register(int dst, int src) {

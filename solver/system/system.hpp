@@ -68,6 +68,7 @@ class System {
                         const std::vector<double>& scalars);
   // The weighted error norm of an embedded RK pair (PyFR's errest): over every value,
   // e = err / (atol + rtol*max(|cur|, |prev|)); "l2": sqrt(sum e^2 / n), "uniform": max |e|.
+  // Computed on the device; overwrites register `err`. 100 for a NaN (reject the step).
   double error_norm(int cur, int prev, int err, double atol, double rtol, bool l2);
   void copy_register(int dst, int src);
 

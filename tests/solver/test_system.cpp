@@ -165,6 +165,60 @@ TEST_CASE("cache-blocked kernel chains give the solution of whole-range kernels"
   }
 }
 
+TEST_CASE("the embedded-pair error norm on the device equals its host computation") {
+  std::vector<std::string> names{"cpu"};
+  try {
+    kernels::make_backend("opencl");
+    names.push_back("opencl");
+  } catch (const UserError&) {
+    WARN("skipped for opencl: no OpenCL device");
+  }
+  auto mesh = test::make_box("quad", 5, 0.0, 1.0, {true, true, false}, 1);  // 25 of 32 padded
+  for (const auto& name : names)
+    for (auto prec : {kernels::Precision::double_, kernels::Precision::single}) {
+      INFO(name << (prec == kernels::Precision::double_ ? " double" : " single"));
+      auto be = kernels::make_backend(name);
+      solver::SystemConfig cfg;
+      cfg.phys.system = "euler";
+      cfg.phys.ndims = 2;
+      cfg.order = 2;
+      cfg.precision = prec;
+      cfg.nregs = 3;
+      solver::System sys(*be, mesh, cfg);
+      // Registers: 0 = cur, 1 = prev, 2 = err, smooth and of mixed signs.
+      std::vector<std::vector<std::vector<double>>> r(3);
+      for (int k = 0; k < 3; ++k) {
+        for (const auto& l : sys.layout()) {
+          std::vector<double> v(std::size_t(l.neles) * 4 * l.nupts);
+          for (std::size_t i = 0; i < v.size(); ++i)
+            v[i] = k == 2 ? 1e-4 * std::sin(0.37 * double(i)) : 1 + 0.5 * std::cos(0.11 * double(i + k));
+          r[k].push_back(v);
+        }
+        sys.upload_solution(k, r[k]);
+      }
+      const double atol = 1e-5, rtol = 1e-4;
+      double sum = 0, mx = 0;
+      std::size_t n = 0;
+      for (std::size_t g = 0; g < r[0].size(); ++g)
+        for (std::size_t i = 0; i < r[0][g].size(); ++i) {
+          double e = r[2][g][i] / (atol + rtol * std::max(std::abs(r[0][g][i]), std::abs(r[1][g][i])));
+          sum += e * e, mx = std::max(mx, std::abs(e)), ++n;
+        }
+      const double tol = prec == kernels::Precision::double_ ? 1e-12 : 1e-5;
+      const double want_l2 = std::sqrt(sum / double(n));
+      CHECK(std::abs(sys.error_norm(0, 1, 2, atol, rtol, true) - want_l2) <= tol * want_l2);
+      sys.upload_solution(2, r[2]);  // error_norm overwrites the error register
+      CHECK(std::abs(sys.error_norm(0, 1, 2, atol, rtol, false) - mx) <= tol * mx);
+      // A NaN anywhere rejects the step.
+      r[0][0][7] = std::nan("");
+      sys.upload_solution(0, r[0]);
+      sys.upload_solution(2, r[2]);
+      CHECK(sys.error_norm(0, 1, 2, atol, rtol, true) == 100.0);
+      sys.upload_solution(2, r[2]);
+      CHECK(sys.error_norm(0, 1, 2, atol, rtol, false) == 100.0);
+    }
+}
+
 TEST_CASE("the opencl backend matches the cpu backend after 20 steps (Euler and NS)") {
   auto cpu = kernels::make_backend("cpu");
   std::unique_ptr<kernels::Backend> ocl;
