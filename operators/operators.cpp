@@ -180,6 +180,11 @@ ElementOperators build_operators(const std::string& etype, int order, const std:
     const Matrix L = facebases.at(kind).at(qr.pts);                                  // nq × nff
     const Matrix M = ortho_basis_at(etype, p, project_face(etype, static_cast<int>(f), qr.pts));  // nb × nq
     Matrix S(L.cols, nb);
+    for (std::size_t k = 0; k < L.cols; ++k) {
+      double w = 0.0;
+      for (std::size_t i = 0; i < qr.wts.size(); ++i) w += qr.wts[i] * L(i, k);
+      ops.fpts_wts.push_back(w);
+    }
     for (std::size_t k = 0; k < L.cols; ++k)
       for (std::size_t j = 0; j < nb; ++j) {
         double s = 0.0;

@@ -29,6 +29,10 @@ struct ElementOperators {
   Matrix fpts;                       // nfpts × ndims, face by face
   std::vector<int> fpts_face;        // face index of each flux point
   Matrix norm_fpts;                  // nfpts × ndims unnormalised reference normals
+  // Quadrature weight of each flux point on its face's parameter domain (∫ of its face
+  // nodal basis function; a face's weights sum to 2 for line and tri faces, 4 for quad
+  // faces): Σ w |pnorm| f integrates f over a physical face (surface forces).
+  std::vector<double> fpts_wts;
 };
 
 // The default solution point set of an element type (gauss-legendre, williams-shunn, ...), and

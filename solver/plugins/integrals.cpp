@@ -153,10 +153,8 @@ std::vector<std::unique_ptr<Plugin>> make_plugins(const Case& k, bool quiet) {
   if (k.cfg.has_section("plugins.integrals")) p.push_back(make_integrals(k));
   if (k.cfg.has_section("plugins.nancheck")) p.push_back(make_nancheck(k));
   if (auto pr = make_progress(k, quiet)) p.push_back(std::move(pr));
+  for (const auto& f : k.cfg.subsections("plugins.forces")) p.push_back(make_forces(k, f));
   p.push_back(make_timing(k));  // last: its report closes the run
-  for (const auto& f : k.cfg.subsections("plugins.forces"))
-    throw UserError(k.cfg.filename() + ": [plugins.forces." + f +
-                    "]: the forces plugin is not implemented yet in this version");
   return p;
 }
 

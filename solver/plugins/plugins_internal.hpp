@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "solver/plugins/plugin.hpp"
 
@@ -12,5 +13,6 @@ std::unique_ptr<Plugin> make_nancheck(const Case& k);
 std::unique_ptr<Plugin> make_progress(const Case& k, bool quiet);
 std::unique_ptr<Plugin> make_timing(const Case& k);
 std::unique_ptr<Plugin> make_integrals(const Case& k);
+std::unique_ptr<Plugin> make_forces(const Case& k, const std::string& boundary);
 
 }  // namespace frmini::solver

@@ -55,6 +55,7 @@ class System {
   const std::vector<GroupLayout>& layout() const { return layout_; }
   const std::vector<GroupGeometry>& geometry() const { return geos_; }
   const std::vector<operators::ElementOperators>& operators() const { return ops_; }
+  const Interfaces& interfaces() const { return ifs_; }
   int64_t ndofs() const;  // solution points of real elements
   kernels::Backend& backend() { return be_; }
 

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "operators/operators.hpp"
+#include "operators/shapes.hpp"
+#include <map>
 #include "tests/frmini_catch.hpp"
 #include "tests/operators/test_support.hpp"
 
@@ -141,4 +143,26 @@ TEST_CASE("M3 lifts: M3 = Mass^-1 Surf on quad faces with GL points", "[operator
       }
     }
   }
+}
+
+TEST_CASE("flux point weights integrate over faces: closed surface and divergence theorem",
+          "[operators][exact]") {
+  // Over the boundary of the reference element: sum w |n| n = 0 (a closed surface), and
+  // sum w (x_0 n_0) = the element's volume (divergence theorem for the field (x_0, 0, 0)).
+  const std::map<std::string, double> vol = {{"quad", 4.0}, {"hex", 8.0}, {"tri", 2.0},
+                                             {"tet", 4.0 / 3}, {"pri", 4.0}, {"pyr", 8.0 / 3}};
+  for (const auto& et : element_types())
+    for (int p = 1; p <= 4; ++p) {
+      INFO(et << " p" << p);
+      auto ops = build_operators(et, p);
+      REQUIRE(ops.fpts_wts.size() == std::size_t(ops.nfpts));
+      std::vector<double> closed(ops.ndims, 0.0);
+      double div = 0;
+      for (int f = 0; f < ops.nfpts; ++f) {
+        for (int d = 0; d < ops.ndims; ++d) closed[d] += ops.fpts_wts[f] * ops.norm_fpts(f, d);
+        div += ops.fpts_wts[f] * ops.fpts(f, 0) * ops.norm_fpts(f, 0);
+      }
+      for (double c : closed) CHECK(std::abs(c) < 1e-12);
+      CHECK(std::abs(div - vol.at(et)) < 1e-12);
+    }
 }
