@@ -94,16 +94,16 @@ std::vector<double> CpuBackend::time_runs(const std::function<void()>& enqueue, 
 }
 
 int64_t CpuBackend::chain_block(std::size_t unit_bytes, int64_t align) const {
+  if (opts_.chain_block < 0) return 0;
+  if (opts_.chain_block > 0) return std::max<int64_t>(align, opts_.chain_block / align * align);
   // A block's working set: a third of the last-level cache's share per thread, and at least
-  // half a core's L2. Measured on the Taylor-Green bench (hex p3, 2 threads, 1 MB L2, 32 MB
-  // L3): L2-sized blocks (8 elements) run a step in ~0.58 s, blocks of 96-192 elements
-  // in ~0.51 s: a block spends less time in call overhead and partial vectors, and the L3
-  // still keeps its intermediates off the memory bus.
+  // half a core's L2. Measured on the Taylor-Green bench (hex p3 NS, 2 threads, 1 MB L2, 32 MB
+  // L3; docs/performance.md): L2-sized blocks (8 elements) 0.55-0.60 s per step, 128-192
+  // elements 0.51-0.54 s. Larger blocks spend less time in call overhead and partial
+  // vectors, and the L3 still keeps their intermediates off the memory bus.
   const std::size_t l2 = l2_bytes() ? l2_bytes() : (std::size_t(1) << 20);
   const std::size_t share = llc_bytes() / (3 * std::size_t(std::max(threads(), 1)));
-  int64_t units = int64_t(std::max(l2 / 2, share) / std::max<std::size_t>(unit_bytes, 1));
-  if (opts_.chain_block < 0) return 0;
-  if (opts_.chain_block > 0) units = opts_.chain_block;
+  const int64_t units = int64_t(std::max(l2 / 2, share) / std::max<std::size_t>(unit_bytes, 1));
   return std::max<int64_t>(align, units / align * align);
 }
 

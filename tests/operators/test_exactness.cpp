@@ -1,11 +1,11 @@
 // M0 interpolates, M1/M4 differentiate, and the FR divergence and gradient (fr-numerics §1.4)
 // are exact for polynomials of degree ≤ p, for every element type at orders 0..6.
 #include <cmath>
+#include <map>
 #include <string>
 
 #include "operators/operators.hpp"
 #include "operators/shapes.hpp"
-#include <map>
 #include "tests/frmini_catch.hpp"
 #include "tests/operators/test_support.hpp"
 
