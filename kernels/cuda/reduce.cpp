@@ -8,6 +8,7 @@
 #include "kernels/cuda/reduce.hpp"
 
 #include "kernels/cuda/backend.hpp"
+#include "kernels/reduce_partials.hpp"
 
 namespace frmini::kernels::cuda {
 
@@ -63,17 +64,7 @@ double CudaBackend::reduce(const Buffer& buf, std::size_t offset, std::size_t n,
   int op = r == Reduction::sum ? 0 : 1;
   void* args[] = {&x, &len, &op, &pp};
   launch(f, blocks, block_size, 1, args);
-  std::vector<double> v(blocks);
-  if (p == Precision::double_) {
-    download(v.data(), *part, 0, blocks * 8);
-  } else {
-    std::vector<float> fl(blocks);
-    download(fl.data(), *part, 0, blocks * 4);
-    std::copy(fl.begin(), fl.end(), v.begin());
-  }
-  double acc = 0;
-  for (double y : v) acc = r == Reduction::sum ? acc + y : ((acc != acc || y <= acc) ? acc : y);
-  return acc;
+  return finish_reduction(*this, *part, blocks, p, r);
 }
 
 }  // namespace frmini::kernels::cuda

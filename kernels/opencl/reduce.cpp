@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "kernels/opencl/opencl_backend.hpp"
+#include "kernels/reduce_partials.hpp"
 
 namespace frmini::kernels::opencl {
 
@@ -63,17 +64,7 @@ double OpenCLBackend::reduce(const Buffer& buf, std::size_t offset, std::size_t 
   k.arg(3, op);
   k.arg(4, mem_of(*part));
   launch(k, groups * local_size, local_size);
-  std::vector<double> v(groups);
-  if (p == Precision::double_) {
-    download(v.data(), *part, 0, groups * 8);
-  } else {
-    std::vector<float> f(groups);
-    download(f.data(), *part, 0, groups * 4);
-    std::copy(f.begin(), f.end(), v.begin());
-  }
-  double acc = 0;
-  for (double x : v) acc = r == Reduction::sum ? acc + x : ((acc != acc || x <= acc) ? acc : x);
-  return acc;
+  return finish_reduction(*this, *part, groups, p, r);
 }
 
 }  // namespace frmini::kernels::opencl

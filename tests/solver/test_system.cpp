@@ -34,6 +34,14 @@ std::vector<std::vector<double>> uniform(const solver::System& sys, std::vector<
   return s;
 }
 
+// The largest |a - b| over two solutions of the same layout.
+double max_diff(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b) {
+  double d = 0;
+  for (std::size_t g = 0; g < a.size(); ++g)
+    for (std::size_t i = 0; i < a[g].size(); ++i) d = std::max(d, std::abs(a[g][i] - b[g][i]));
+  return d;
+}
+
 double max_abs(const std::vector<std::vector<double>>& s) {
   double m = 0;
   for (const auto& g : s)
@@ -139,10 +147,7 @@ TEST_CASE("mass, momentum and energy are conserved to round-off on a periodic cu
 TEST_CASE("generated kernels and BLAS give the same solution after 20 steps") {
   auto be = kernels::make_backend("cpu");
   auto a = vortex_run(*be, "generated", 20), b = vortex_run(*be, "blas", 20);
-  double d = 0;
-  for (std::size_t g = 0; g < a.size(); ++g)
-    for (std::size_t i = 0; i < a[g].size(); ++i) d = std::max(d, std::abs(a[g][i] - b[g][i]));
-  CHECK(d <= 1e-10);
+  CHECK(max_diff(a, b) <= 1e-10);
 }
 
 TEST_CASE("cache-blocked kernel chains give the solution of whole-range kernels") {
@@ -158,9 +163,7 @@ TEST_CASE("cache-blocked kernel chains give the solution of whole-range kernels"
     INFO(sys);
     auto a = vortex_run(*bb, "generated", 20, nullptr, nullptr, sys);
     auto b = vortex_run(*bw, "generated", 20, nullptr, nullptr, sys);
-    double d = 0;
-    for (std::size_t g = 0; g < a.size(); ++g)
-      for (std::size_t i = 0; i < a[g].size(); ++i) d = std::max(d, std::abs(a[g][i] - b[g][i]));
+    const double d = max_diff(a, b);
     CHECK(d <= 1e-12);
   }
 }
@@ -231,9 +234,7 @@ TEST_CASE("the opencl backend matches the cpu backend after 20 steps (Euler and 
     INFO(sys);
     auto a = vortex_run(*cpu, "generated", 20, nullptr, nullptr, sys);
     auto b = vortex_run(*ocl, "generated", 20, nullptr, nullptr, sys);
-    double d = 0;
-    for (std::size_t g = 0; g < a.size(); ++g)
-      for (std::size_t i = 0; i < a[g].size(); ++i) d = std::max(d, std::abs(a[g][i] - b[g][i]));
+    const double d = max_diff(a, b);
     CHECK(d <= 1e-10);
   }
 }
