@@ -197,6 +197,17 @@ Row bench_one(Backend& be, const Settings& st, const std::string& etype, int ord
     fill_random(be, *extra.back().b, st.prec, row.k * ld, 3000 + unsigned(i));
   }
 
+  // Every provider's kernel first (tuned, checked against the oracle), then the timed runs
+  // interleaved run by run across providers, so every provider sees the same machine: on a
+  // shared VM the memory bandwidth drifts over seconds, and back-to-back series per provider
+  // turned that drift into ratios off by up to 1.5x.
+  struct Timed {
+    std::string prov;
+    std::vector<std::unique_ptr<km::Kernel>> ks;  // [0]: main operands; then the extra sets
+    std::size_t next = 0;
+    std::vector<double> hot, dram;
+  };
+  std::vector<Timed> timed;
   for (const auto& prov : st.providers) {
     Result r;
     be.upload(*main.c, 0, c0.data(), cbytes);
@@ -214,29 +225,39 @@ Row bench_one(Backend& be, const Settings& st, const std::string& etype, int ord
     kern->run();
     be.synchronize();
     r.err = max_rel_err(read_panel(be, *main.c, st.prec, row.m, n, ld), cref);
-    km::Kernel* kp = kern.get();
-    r.t = stat(st, be.time_runs([kp] { kp->run(); }, 2, st.nrep));
-
-    if (nsets == 1) {
-      r.t_dram = st.dram ? r.t : 0;
-    } else {
-      std::vector<std::unique_ptr<km::Kernel>> ks;
-      ks.push_back(std::move(kern));
-      for (auto& set : extra) {
-        auto pk = problem(set);
-        auto k = bound_kernel(be, prov, r.strategy, pk);
-        if (!k) break;
-        ks.push_back(std::move(k));
-      }
-      std::size_t next = 0;
-      r.t_dram = stat(st, be.time_runs(
-          [&] {
-            ks[next]->run();
-            next = (next + 1) % ks.size();
-          },
-          int(ks.size()), std::max<int>(st.nrep, int(2 * ks.size()))));
-    }
     row.res[prov] = r;
+    Timed t;
+    t.prov = prov;
+    t.ks.push_back(std::move(kern));
+    for (auto& set : extra) {
+      auto k = bound_kernel(be, prov, r.strategy, problem(set));
+      if (!k) break;
+      t.ks.push_back(std::move(k));
+    }
+    timed.push_back(std::move(t));
+  }
+  // Hot: the main operands, 2 warm-up runs each, then nrep rounds of one run per provider.
+  for (auto& t : timed) be.time_runs([&] { t.ks[0]->run(); }, 2, 0);
+  for (int rep = 0; rep < st.nrep; ++rep)
+    for (auto& t : timed) t.hot.push_back(be.time_runs([&] { t.ks[0]->run(); }, 0, 1)[0]);
+  // DRAM: rotating operand sets (each run on the set after the last), as many rounds.
+  if (nsets > 1) {
+    for (auto& t : timed)
+      for (std::size_t i = 0; i < t.ks.size(); ++i) be.time_runs([&] { t.ks[i]->run(); }, 1, 0);
+    const int rounds = std::max<int>(st.nrep, int(2 * nsets));
+    for (int rep = 0; rep < rounds; ++rep)
+      for (auto& t : timed)
+        t.dram.push_back(be.time_runs(
+            [&] {
+              t.ks[t.next]->run();
+              t.next = (t.next + 1) % t.ks.size();
+            },
+            0, 1)[0]);
+  }
+  for (auto& t : timed) {
+    Result& r = row.res[t.prov];
+    r.t = stat(st, t.hot);
+    r.t_dram = !st.dram ? 0 : nsets == 1 ? r.t : stat(st, t.dram);
   }
   return row;
 }
