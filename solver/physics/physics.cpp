@@ -1,6 +1,7 @@
 #include "solver/physics/physics.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <stdexcept>
 
@@ -119,6 +120,25 @@ Spec tflux(const Options& o, int npts) {
   s.args.push_back({"f", ArgKind::field, Intent::out, {nd, nv}});
   s.functions = flux_functions(o);
   s.body = source("kernels/tflux.kern");
+  s.defines = defines(o);
+  s.defines["NPTS"] = std::to_string(npts);
+  return s;
+}
+
+Spec ics(const Options& o, int npts, const std::map<std::string, std::string>& values) {
+  Spec s;
+  s.name = "ics";
+  s.space = Space::element_points;
+  s.args = {{"ploc", ArgKind::field, Intent::in, {o.ndims}},
+            {"u", ArgKind::field, Intent::out, {o.nvars()}}};
+  for (const char* v : {"rho", "u", "v", "w", "p"}) {
+    auto it = values.find(v);
+    if (it == values.end()) throw std::logic_error(std::string("ics: value '") + v + "' missing");
+    std::string m = v;
+    for (auto& ch : m) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+    s.functions += "#define IC_" + m + " (" + it->second + ")\n";
+  }
+  s.body = source("kernels/ics.kern");
   s.defines = defines(o);
   s.defines["NPTS"] = std::to_string(npts);
   return s;

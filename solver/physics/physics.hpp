@@ -39,6 +39,9 @@ std::vector<std::string> bc_values(const std::string& type);
 kernels::pointwise::Spec tflux(const Options& o, int npts);
 kernels::pointwise::Spec gradcoru(const Options& o, int npts);
 kernels::pointwise::Spec negdivconf(const Options& o, int npts);
+// The initial condition: `values` maps rho, u, v, w, p to C expressions of x, y, z.
+kernels::pointwise::Spec ics(const Options& o, int npts,
+                             const std::map<std::string, std::string>& values);
 
 // Interface kernels (points over interface flux points).
 kernels::pointwise::Spec intcflux(const Options& o);

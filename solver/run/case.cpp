@@ -158,9 +158,12 @@ Case build(config::Config cfg, const std::vector<Override>& overrides) {
   k.tend = c.real("time", "tend");
   if (k.tend < k.tstart) throw UserError(c.where("time", "tend") + ": ends before tstart");
 
-  // Parse the initial condition now so a bad expression fails before any setup work.
+  // The initial condition, rendered for the kernel now, so a bad expression fails before any
+  // setup work.
   for (const char* v : {"rho", "u", "v", "w", "p"})
-    config::Expression::parse(c.expr("ics", v), {"x", "y", "z"}, consts, c.where("ics", v));
+    k.ics[v] = config::Expression::parse(c.expr("ics", v), {"x", "y", "z"}, consts,
+                                         c.where("ics", v))
+                   .to_c(s.precision);
   return k;
 }
 
@@ -173,6 +176,10 @@ Case load_case(const std::filesystem::path& file, const std::vector<Override>& o
 Case load_case_text(const std::string& text, const std::string& name,
                     const std::vector<Override>& overrides) {
   return build(config::Config::parse(text, name), overrides);
+}
+
+void Case::set_initial_solution(System& s, int reg) const {
+  s.set_from_positions(reg, [&](int npts) { return physics::ics(sys.phys, npts, ics); });
 }
 
 std::vector<std::vector<double>> Case::initial_solution(const System& s) const {

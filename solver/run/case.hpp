@@ -6,6 +6,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -27,7 +28,13 @@ struct Case {
   std::string backend;
   kernels::BackendOptions bopts;
 
-  // Conserved initial values at every group's solution points ([neles][nvars][nupts]).
+  std::map<std::string, std::string> ics;  // [ics] rho, u, v, w, p as C expressions of x, y, z
+
+  // Sets register `reg` to the initial condition on the device: the [ics] expressions are
+  // compiled into a kernel (physics::ics) run at every solution point.
+  void set_initial_solution(System& s, int reg) const;
+  // The same on the host, by the expression interpreter, as [neles][nvars][nupts] conserved
+  // values: the independent oracle the device path is tested against.
   std::vector<std::vector<double>> initial_solution(const System& s) const;
 };
 

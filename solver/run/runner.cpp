@@ -40,10 +40,12 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
   st.t = k.tstart;
   if (o.restart) check_restart(k, sys, *o.restart, st);
   auto intg = Integrator::make(sys, k.intg, st);
-  const auto soln0 = o.restart ? o.restart->soln : k.initial_solution(sys);
-  sys.upload_solution(intg->current(), soln0);
+  if (o.restart)
+    sys.upload_solution(intg->current(), o.restart->soln);
+  else
+    k.set_initial_solution(sys, intg->current());
   if (!o.quiet) {
-    const double cfl = cfl_number(sys, soln0, intg->state().dt);
+    const double cfl = cfl_number(sys, sys.download_solution(intg->current()), intg->state().dt);
     std::printf("frmini: %s, CFL %.3g at t = %g with dt = %g (%s is stable to about %.3g%s)\n",
                 k.cfg.filename().c_str(), cfl, intg->state().t, intg->state().dt,
                 k.intg.scheme.c_str(), cfl_limit(k.intg.scheme),

@@ -541,6 +541,37 @@ void System::copy_register(int dst, int src) {
            I.reg_len * I.item);
 }
 
+void System::set_from_positions(
+    int reg, const std::function<kernels::pointwise::Spec(int nupts)>& spec_for) {
+  Impl& I = *impl_;
+  const int nd = ndims();
+  for (std::size_t g = 0; g < layout_.size(); ++g) {
+    const auto& l = layout_[g];
+    const auto& geo = geos_[g];
+    // Coordinates as a panel of nd values per point; padding elements take element 0's
+    // points, so their state is a valid one (their fluxes are discarded).
+    std::vector<double> p(std::size_t(l.nupts) * nd * l.neles_pad);
+    for (int64_t e = 0; e < l.neles_pad; ++e) {
+      const int64_t src = e < l.neles ? e : 0;
+      for (int i = 0; i < l.nupts; ++i)
+        for (int c = 0; c < nd; ++c)
+          p[l.at(i, c, e, nd, I.soa)] = geo.ploc_upts[(std::size_t(i) * nd + c) * l.neles + src];
+    }
+    auto buf = be_.alloc(p.size() * I.item);
+    if (cfg_.precision == kernels::Precision::double_) {
+      be_.upload(*buf, 0, p.data(), p.size() * 8);
+    } else {
+      std::vector<float> f(p.begin(), p.end());
+      be_.upload(*buf, 0, f.data(), f.size() * 4);
+    }
+    auto k = be_.pointwise(spec_for(l.nupts), cfg_.precision);
+    k->bind({ArgValue::panel(buf.get(), 0, nd * l.neles_pad),
+             ArgValue::panel(I.arena.get(), l.reg[reg], l.ld)});
+    k->run(0, l.neles_pad);
+    be_.synchronize();  // before the coordinates' buffer is freed
+  }
+}
+
 void System::upload_solution(int reg, const std::vector<std::vector<double>>& soln) {
   Impl& I = *impl_;
   const int nv = nvars();

@@ -9,6 +9,7 @@
 // backend API.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -72,6 +73,13 @@ class System {
   // Computed on the device; overwrites register `err`. 100 for a NaN (reject the step).
   double error_norm(int cur, int prev, int err, double atol, double rtol, bool l2);
   void copy_register(int dst, int src);
+
+  // Sets register `reg` on the device with one kernel per group, `spec_for(nupts)`: an
+  // element_points kernel of two arguments, the solution points' coordinates (ndims values,
+  // uploaded for the launch) and the register (nvars values, out). The initial condition
+  // (physics::ics) is set this way, its expressions compiled into the kernel.
+  void set_from_positions(int reg,
+                          const std::function<kernels::pointwise::Spec(int nupts)>& spec_for);
 
   // Host <-> device: per group, [neles][nvars][nupts] conserved values (PyFR's layout).
   void upload_solution(int reg, const std::vector<std::vector<double>>& soln);

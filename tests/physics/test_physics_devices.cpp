@@ -25,6 +25,7 @@ std::vector<Spec> all_specs() {
       o.mu = 1e-3;
       out.push_back(physics::tflux(o, 27));
       out.push_back(physics::negdivconf(o, 27));
+      out.push_back(physics::ics(o, 27, values));
       for (std::string rs : {"rusanov", "hllc", "roe"}) {
         o.riemann = rs;
         out.push_back(physics::intcflux(o));
