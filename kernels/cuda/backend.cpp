@@ -65,6 +65,7 @@ CudaBackend::CudaBackend(const BackendOptions& opts) : d_(cuda::driver()), opts_
 
 CudaBackend::~CudaBackend() {
   providers_.clear();  // cuBLAS handles before the context
+  reduce_module_[0].reset(), reduce_module_[1].reset(), reduce_part_.reset();
   if (ctx_) d_.DevicePrimaryCtxRelease(dev_);
 }
 

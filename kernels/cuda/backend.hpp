@@ -91,6 +91,8 @@ class CudaBackend : public Backend {
   std::string devname_;
   std::optional<Bandwidth> bw_;
   std::vector<std::shared_ptr<matmul::Provider>> providers_;
+  std::shared_ptr<CudaModule> reduce_module_[2];  // reduce.cpp: [float, double], on first use
+  std::unique_ptr<Buffer> reduce_part_;
 };
 
 }  // namespace frmini::kernels::cuda

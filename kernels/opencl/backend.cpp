@@ -69,6 +69,8 @@ OpenCLBackend::OpenCLBackend(const BackendOptions& opts)
 
 OpenCLBackend::~OpenCLBackend() {
   providers_.clear();
+  reduce_kernel_[0] = KernelHandle(), reduce_kernel_[1] = KernelHandle();
+  reduce_part_.reset();
   if (queue_) {
     clFinish(queue_);
     clReleaseCommandQueue(queue_);

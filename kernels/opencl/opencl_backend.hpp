@@ -137,6 +137,8 @@ class OpenCLBackend : public Backend {
   std::optional<Bandwidth> bandwidth_;
   std::vector<cl_event>* recording_ = nullptr;
   std::vector<std::shared_ptr<matmul::Provider>> providers_;
+  KernelHandle reduce_kernel_[2];  // reduce.cpp: [float, double], built on first use
+  std::unique_ptr<Buffer> reduce_part_;
 };
 
 }  // namespace frmini::kernels::opencl

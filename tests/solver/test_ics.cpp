@@ -5,9 +5,9 @@
 #include <string>
 
 #include "kernels/backend.hpp"
-#include "operators/error.hpp"
 #include "solver/run/case.hpp"
 #include "tests/frmini_catch.hpp"
+#include "tests/support/backends.hpp"
 
 using namespace frmini;
 
@@ -30,13 +30,7 @@ std::string case_text(const std::string& generator, const std::string& precision
 }  // namespace
 
 TEST_CASE("initial conditions on the device equal the host interpreter's") {
-  std::vector<std::string> backends{"cpu"};
-  try {
-    kernels::make_backend("opencl");
-    backends.push_back("opencl");
-  } catch (const UserError&) {
-    WARN("skipped for opencl: no OpenCL device");
-  }
+  const auto backends = test::cpu_and_opencl();
   for (std::string gen : {"box-quad", "box-hex"})
     for (std::string prec : {"double", "single"})
       for (const auto& name : backends) {

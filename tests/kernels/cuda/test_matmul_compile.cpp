@@ -21,7 +21,7 @@
 #include "kernels/cuda/driver.hpp"
 #include "kernels/cuda/matmul_plan.hpp"
 #include "kernels/cuda/matmul_source.hpp"
-#include "kernels/cuda/reduce.hpp"
+#include "kernels/reduce.hpp"
 #include "kernels/cuda/resource_table.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/kernels/cuda/operator_set.hpp"
@@ -207,7 +207,7 @@ TEST_CASE("the device reduction kernel compiles for sm_90", "[cuda]") {
   auto& nvrtc = cuda::Compiler::instance();
   for (auto p : {Precision::double_, Precision::single}) {
     INFO(to_string(p));
-    auto r = nvrtc.compile_cubin(cuda::reduce_source(p), 90);
+    auto r = nvrtc.compile_cubin(reduce_source(pointwise::Dialect::cuda, p), 90);
     CHECK(!r.cubin.empty());
   }
 }
