@@ -1,7 +1,9 @@
 #include "kernels/cpu/codegen_c.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
+#include <set>
 #include <sstream>
 
 namespace frmini::kernels::cpu {
@@ -25,20 +27,59 @@ struct Ctx {
   std::string lit(double v) const { return matmul::literal(v, prec); }
   std::string boff(std::size_t kx, int q) const { return std::to_string(kx * ldb + q * vl); }
   std::string coff(std::size_t j, int q) const { return std::to_string(j * ldc + q * vl); }
+  // Look-ahead strategies with few distinct |a_ij|: each magnitude's register (u<i>), so that
+  // a multiply-add reads only B from memory (a literal costs a broadcast load per use, and
+  // with a prefetch per use the load ports are what limits: hex p5 M132, 36 values, ran 13%
+  // behind libxsmm with literals and level with it with registers). Empty: literals.
+  std::map<double, int> ureg;
 };
+
+// A coefficient as it enters a sum: its sign and the expression of its magnitude (a register
+// of `ureg`, noted in `used`) or, without registers, no sign and the literal.
+struct Coef {
+  bool neg;
+  std::string mag;
+};
+Coef coef(const Ctx& x, double v, std::set<int>& used) {
+  auto it = x.ureg.find(std::abs(v));
+  if (it == x.ureg.end()) return {false, x.lit(v)};
+  used.insert(it->second);
+  return {v < 0, "u" + std::to_string(it->second)};
+}
+
+// `acc = term` (first) or `acc += term`, with the coefficient's sign folded into the operator.
+std::string accumulate(const std::string& acc, const Coef& a, const std::string& b, bool first) {
+  if (first) return acc + " = " + (a.neg ? "-" : "") + a.mag + "*" + b + ";\n";
+  return acc + (a.neg ? " -= " : " += ") + a.mag + "*" + b + ";\n";
+}
 
 // The store of row j's value `v` (an expression) into sub-vector q, beta specialised.
 std::string store(const Ctx& x, const CStrategy& s, std::size_t j, int q, const std::string& v) {
   const std::string o = x.coff(j, q);
-  (void)s;
   if (x.beta == 0.0) return "STO(" + o + ", " + v + ");\n";
-  if (x.beta == 1.0) return "ST(" + o + ", LC(" + o + ") + (" + v + "));\n";
-  return "ST(" + o + ", (" + v + ") + " + x.lit(x.beta) + " * LC(" + o + "));\n";
+  // Look-ahead: C is read too, so its line one step ahead is fetched like B's.
+  const std::string pf = s.lookahead ? "PFC(" + o + ");\n" : "";
+  if (x.beta == 1.0) return pf + "ST(" + o + ", LC(" + o + ") + (" + v + "));\n";
+  return pf + "ST(" + o + ", (" + v + ") + " + x.lit(x.beta) + " * LC(" + o + "));\n";
+}
+
+// The loop over a block's vector steps around one row's (or group's) code: none in a
+// lookahead strategy, whose chunk functions put that loop around all their rows.
+std::string qloop_open(const CStrategy& s) { return s.lookahead ? "{\n" : "QLOOP {\n"; }
+
+// The look-ahead prefetches of B row kx's lines (one per vector of the step), one step ahead.
+std::string prefetch_b(const Ctx& x, const CStrategy& s, std::size_t kx) {
+  std::string out;
+  if (!s.lookahead) return out;
+  for (int q = 0; q < s.vecs; ++q) out += "PF(" + x.boff(kx, q) + ");\n";
+  return out;
 }
 
 // Rows of A with no non-zero: 0 (beta = 0), untouched (beta = 1), beta*c otherwise.
-std::string zero_rows(const Ctx& x, int vecs) {
-  std::string out = "QLOOP {\n";
+std::string zero_rows(const Ctx& x, const CStrategy& s) {
+  const int vecs = s.vecs;
+  const std::string open = qloop_open(s);
+  std::string out = open;
   for (std::size_t j = 0; j < x.an.m; ++j) {
     if (!x.an.rows[j].empty() || x.beta == 1.0) continue;
     for (int q = 0; q < vecs; ++q) {
@@ -49,19 +90,21 @@ std::string zero_rows(const Ctx& x, int vecs) {
         out += "ST(" + o + ", " + x.lit(x.beta) + " * LC(" + o + "));\n";
     }
   }
-  return out == "QLOOP {\n" ? std::string() : out + "}\n";
+  return out == open ? std::string() : out + "}\n";
 }
 
 // Row j's dot product for sub-vector q, as `nsplit` interleaved parenthesised partial sums.
-std::string dot(const Ctx& x, std::size_t j, int q) {
+std::string dot(const Ctx& x, std::size_t j, int q, std::set<int>& used) {
   const auto& r = x.an.rows[j];
   std::size_t nsplit = r.size() >= 32 ? 4 : r.size() >= 8 ? 2 : 1;
   std::string out;
   for (std::size_t s = 0; s < nsplit; ++s) {
     std::string part;
     for (std::size_t t = s; t < r.size(); t += nsplit) {
-      if (!part.empty()) part += " + ";
-      part += x.lit(r[t].value) + "*LB(" + x.boff(r[t].col, q) + ")";
+      const Coef a = coef(x, r[t].value, used);
+      if (!part.empty()) part += a.neg ? " - " : " + ";
+      else if (a.neg) part += "-";
+      part += a.mag + "*LB(" + x.boff(r[t].col, q) + ")";
     }
     out += (nsplit > 1 ? (s ? " + (" : "(") + part + ")" : part);
   }
@@ -90,14 +133,16 @@ struct Piece {
   std::string code;
   std::size_t terms;
   std::size_t rows = 1;
+  std::set<int> uregs = {};  // the coefficient registers it uses
 };
 
 std::vector<Piece> cstream_pieces(const Ctx& x, const CStrategy& s) {
   std::vector<Piece> out;
   for (std::size_t j = 0; j < x.an.m; ++j) {
     if (x.an.rows[j].empty()) continue;
-    Piece p{"QLOOP {\n", x.an.rows[j].size() * std::size_t(s.vecs)};
-    for (int q = 0; q < s.vecs; ++q) p.code += store(x, s, j, q, dot(x, j, q));
+    Piece p{qloop_open(s), x.an.rows[j].size() * std::size_t(s.vecs)};
+    for (const auto& nz : x.an.rows[j]) p.code += prefetch_b(x, s, nz.col);
+    for (int q = 0; q < s.vecs; ++q) p.code += store(x, s, j, q, dot(x, j, q, p.uregs));
     p.code += "}\n";
     out.push_back(std::move(p));
   }
@@ -115,13 +160,14 @@ std::vector<Piece> bstream_pieces(const Ctx& x, const CStrategy& s) {
     std::map<std::size_t, std::vector<std::pair<std::size_t, double>>> bycol;
     for (std::size_t r = 0; r < grp.size(); ++r)
       for (const auto& nz : x.an.rows[grp[r]]) bycol[nz.col].emplace_back(r, nz.value);
-    Piece p{"QLOOP {\n", 0};
+    Piece p{qloop_open(s), 0};
     p.code += "vt";
     for (std::size_t r = 0; r < grp.size(); ++r)
       for (int q = 0; q < s.vecs; ++q)
         p.code += std::string(r || q ? "," : "") + " a" + std::to_string(r) + "_" + std::to_string(q);
     p.code += ";\n";
     for (const auto& [kx, uses] : bycol) {
+      p.code += prefetch_b(x, s, kx);
       p.code += "{ ";
       for (int q = 0; q < s.vecs; ++q)
         p.code += "const vt x" + std::to_string(q) + " = LB(" + x.boff(kx, q) + "); ";
@@ -131,8 +177,7 @@ std::vector<Piece> bstream_pieces(const Ctx& x, const CStrategy& s) {
         const bool first = long(kx) == x.an.afix[j], last = long(kx) == x.an.alix[j];
         for (int q = 0; q < s.vecs; ++q) {
           std::string acc = "a" + std::to_string(r) + "_" + std::to_string(q);
-          std::string term = x.lit(v) + "*x" + std::to_string(q);
-          p.code += first ? acc + " = " + term + ";\n" : acc + " += " + term + ";\n";
+          p.code += accumulate(acc, coef(x, v, p.uregs), "x" + std::to_string(q), first);
           ++p.terms;
         }
         if (last)
@@ -238,12 +283,48 @@ std::string tail_function(const Ctx& x) {
   return o.str();
 }
 
+// The context of strategy s: for a look-ahead strategy whose distinct coefficient magnitudes
+// fit in the vector registers left over by its accumulators, one register per magnitude.
+Ctx with_coefficient_registers(const Ctx& x, const CStrategy& s, std::size_t simd_bytes) {
+  Ctx xs = x;
+  if (!s.lookahead || s.kind == CStrategy::packed) return xs;
+  const int nregs = simd_bytes >= 64 ? 32 : 16;
+  const int busy = s.kind == CStrategy::bstream ? s.group * s.vecs + s.vecs + 2 : 4 * s.vecs + 4;
+  std::set<double> mags;
+  for (const auto& r : x.an.rows)
+    for (const auto& nz : r) mags.insert(std::abs(nz.value));
+  if (int(mags.size()) > nregs - busy) return xs;
+  int i = 0;
+  for (double m : mags) xs.ureg[m] = i++;
+  return xs;
+}
+
+// A look-ahead chunk's loop over the block's vector steps. It advances b and c themselves and
+// keeps q = 0, so every access is one base register plus a constant: with `b + q * qs + o`
+// GCC made an induction variable of each of the hundreds of addresses and spilled them.
+std::string lookahead_loop(const std::string& body) {
+  return "for (int qi = 0; qi < nv; qi++, b += qs, c += qs) {\nconst int q = 0; (void)q;\n" + body + "}\n";
+}
+
+// The declarations of a chunk function's coefficient registers. The empty asm hides each
+// value from the optimiser, which would otherwise fold it back into a broadcast load per use.
+std::string coefficient_registers(const Ctx& x, const std::set<int>& used) {
+  std::string out;
+  for (const auto& [mag, i] : x.ureg) {
+    if (!used.count(i)) continue;
+    const std::string u = "u" + std::to_string(i);
+    out += "vt " + u + " = VZERO + " + x.lit(mag) + "; __asm__(\"\" : \"+v\"(" + u + "));\n";
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string CStrategy::name() const {
   std::string n = kind == cstream ? "cstream" : kind == bstream ? "bstream" : "packed";
   if (kind != cstream) n += "-g" + std::to_string(group);
   if (vecs != 1) n += "-v" + std::to_string(vecs);
+  if (lookahead) n += "-la";
   if (width) n += "-w" + std::to_string(width);
   if (nt) n += "-nt";
   if (prefetch) n += "-pf";
@@ -255,7 +336,7 @@ std::string mm_symbol(std::size_t i) { return "frmini_mm_" + std::to_string(i); 
 
 std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& strategies) {
   const Ctx x{*in.an, in.beta, in.precision, in.simd_bytes / itemsize(in.precision), in.ldb,
-              in.ldc, c_type(in.precision)};
+              in.ldc, c_type(in.precision), {}};
   const bool single = in.precision == Precision::single;
   std::ostringstream o;
   o << "/* frmini generated matmul: C = A*B " << (in.beta == 0 ? "" : "+ beta*C ") << "; m="
@@ -274,7 +355,10 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
   // qs: columns per step of the strategy (vecs SIMD vectors), a constant of each block function.
   o << "#define LB(o) (*(const vt*)(b + q * qs + (o)))\n"
     << "#define LC(o) (*(const vt*)(c + q * qs + (o)))\n"
-    << "#define ST(o, v) (*(vt*)(c + q * qs + (o)) = (v))\n#define VZERO ((vt){0})\n";
+    << "#define ST(o, v) (*(vt*)(c + q * qs + (o)) = (v))\n#define VZERO ((vt){0})\n"
+    // Look-ahead: the line one vector step (qs columns) ahead, into L2 (prefetcht2).
+    << "#define PF(o) __builtin_prefetch(b + (q + 1) * qs + (o), 0, 1)\n"
+    << "#define PFC(o) __builtin_prefetch(c + (q + 1) * qs + (o), 1, 1)\n";
   if (any_nt) {
     const char* sfx = single ? "ps" : "pd";
     std::string fn = in.simd_bytes == 64   ? std::string("_mm512_stream_") + sfx
@@ -309,35 +393,50 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
     const auto& s = strategies[si];
     const std::string id = std::to_string(si);
     std::string tables;
-    std::vector<Piece> pieces = s.kind == CStrategy::cstream   ? cstream_pieces(x, s)
-                                : s.kind == CStrategy::bstream ? bstream_pieces(x, s)
-                                                               : packed_pieces(x, s, id, tables);
+    const Ctx xs = with_coefficient_registers(x, s, in.simd_bytes);
+    std::vector<Piece> pieces = s.kind == CStrategy::cstream   ? cstream_pieces(xs, s)
+                                : s.kind == CStrategy::bstream ? bstream_pieces(xs, s)
+                                                               : packed_pieces(xs, s, id, tables);
     o << tables;
     // Chunk functions of bounded size; the block function calls them in order.
     std::vector<std::string> chunks;
+    std::vector<std::set<int>> chunk_uregs;
     std::string cur;
+    std::set<int> cur_uregs;
     std::size_t terms = 0, rows = 0;
     for (auto& p : pieces) {
-      if (terms && (terms + p.terms > max_terms_per_function || rows >= max_rows_per_function)) {
+      // A look-ahead chunk runs once per vector step (8 columns), so its call and register
+      // set-up are paid per step: only the compile-time bound splits it.
+      const bool row_cap = !s.lookahead && rows >= max_rows_per_function;
+      if (terms && (terms + p.terms > max_terms_per_function || row_cap)) {
         rows = 0;
         chunks.push_back(std::move(cur));
+        chunk_uregs.push_back(std::move(cur_uregs));
         cur.clear();
+        cur_uregs.clear();
         terms = 0;
       }
       cur += p.code;
+      cur_uregs.insert(p.uregs.begin(), p.uregs.end());
       terms += p.terms;
       rows += p.rows;
     }
-    std::string zr = zero_rows(x, s.vecs);
-    if (!cur.empty() || chunks.empty()) chunks.push_back(cur + zr);
-    else chunks.back() += zr;
+    std::string zr = zero_rows(xs, s);
+    if (!cur.empty() || chunks.empty()) {
+      chunks.push_back(cur + zr);
+      chunk_uregs.push_back(std::move(cur_uregs));
+    } else {
+      chunks.back() += zr;
+    }
     // noinline: one copy of the code whatever the number of call sites (compile time).
     const std::string sig =
         "(const " + std::string(x.T) + "* restrict b, " + x.T + "* restrict c, const int nt, const int nv)";
     for (std::size_t ci = 0; ci < chunks.size(); ++ci)
       o << "static __attribute__((noinline)) void blk" << id << "_" << ci << sig
         << " {\nconst long qs = " << x.vl * std::size_t(s.vecs)
-        << ";\n(void)b; (void)c; (void)nt; (void)nv; (void)qs;\n" << chunks[ci] << "}\n";
+        << ";\n(void)b; (void)c; (void)nt; (void)nv; (void)qs;\n"
+        << coefficient_registers(xs, chunk_uregs[ci])
+        << (s.lookahead ? lookahead_loop(chunks[ci]) : chunks[ci]) << "}\n";
     const std::size_t VL = x.vl * std::size_t(s.vecs);  // columns per vector step
     const std::size_t lines = (VL * itemsize(in.precision) + 63) / 64;
     o << "void " << mm_symbol(si) << "(long i0, long i1, const " << x.T << "* restrict b, "

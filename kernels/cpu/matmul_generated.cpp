@@ -27,11 +27,15 @@ std::vector<CStrategy> strategies_for(const matmul::Analysis& an, const matmul::
                                       std::size_t vl) {
   std::vector<CStrategy> out;
   const bool dense = an.density() > 0.5;
-  auto add = [&](CStrategy::Kind k, int vecs, int group) {
+  auto add = [&](CStrategy::Kind k, int vecs, int group, bool la = false) {
     // No point in blocks much wider than the panel.
     if (vecs > 1 && std::size_t(vecs) * vl > std::max<std::size_t>(p.n, vl)) return;
-    out.push_back(CStrategy{k, vecs, group, false});
+    CStrategy s{k, vecs, group, false};
+    s.lookahead = la;
+    out.push_back(s);
   };
+  // Look-ahead variants only for whole panels: in a cache-blocked chain B is already in cache.
+  const bool la = p.block == 0;
   if (dense || an.nnz > max_unrolled_nnz) {
     add(CStrategy::packed, 1, 12);
     add(CStrategy::packed, 2, 6);
@@ -42,6 +46,8 @@ std::vector<CStrategy> strategies_for(const matmul::Analysis& an, const matmul::
   // GCC compiles roughly 2-4k unrolled multiply-adds per second: large operators get the one
   // strategy that has proven best, small ones the full menu.
   if (an.nnz <= max_menu_nnz) add(CStrategy::bstream, 1, 8);
+  if (la) add(CStrategy::cstream, 1, 1, true);
+  if (la && an.nnz <= max_menu_nnz) add(CStrategy::bstream, 1, 8, true);
   return out;
 }
 
@@ -91,6 +97,7 @@ class GeneratedProvider : public matmul::Provider {
     if ((pf < 2 || nvb == widths.back()) && (pf == 0 || p.block == 0))  // chains: B is in cache
     for (int nt = 0; nt <= (nt_ok ? 1 : 0); ++nt)
       for (std::size_t i = 0; i < strats.size(); ++i) {
+        if (strats[i].lookahead && pf != 0) continue;  // it prefetches by itself
         const long pfd = pf == 1 ? long(2 * vl * std::size_t(strats[i].vecs * nvb)) : 0;
         const int rs = pf == 2;
         CpuKernel::Body body;

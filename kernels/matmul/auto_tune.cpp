@@ -123,23 +123,33 @@ std::unique_ptr<Kernel> pick_fastest(Backend& backend, const Problem& p,
   double best_t = 0;
   {
     SavedPanel saved(backend, p);
-    for (std::size_t i = 0; i < candidates.size(); ++i) {
-      Kernel* k = candidates[i].get();
-      // The fastest run, not the median: on a shared machine preemption only ever adds time,
-      // so the minimum is the most reproducible estimate of what the kernel can do.
-      // A product that will run in a cache-blocked chain is timed as it will run there.
-      auto once = p.block ? std::function<void()>([&backend, k, &p] {
+    // A product that will run in a cache-blocked chain is timed as it will run there.
+    std::vector<std::function<void()>> once;
+    for (auto& c : candidates) {
+      Kernel* k = c.get();
+      once.push_back(p.block ? std::function<void()>([&backend, k, &p] {
         backend.run_chain(int64_t(p.n), int64_t(p.block), {[k](int64_t b, int64_t e) {
                             k->run_columns(std::size_t(b), std::size_t(e));
                           }});
       })
-                          : std::function<void()>([k] { k->run(); });
-      auto runs = backend.time_runs(once, opts.warmup, opts.nrep);
-      double t = *std::min_element(runs.begin(), runs.end());
-      if (rec) rec->timings.emplace_back(k->provider() + "/" + k->strategy(), t);
-      if (i == 0 || t < opts.ifac * best_t) {
+                             : std::function<void()>([k] { k->run(); }));
+    }
+    // Round-robin: each round runs every candidate once, so a drift in the machine's speed
+    // (neighbours on a VM, clock changes) reaches every candidate alike instead of favouring
+    // whichever was timed in a quiet moment. Each keeps its fastest run: preemption only
+    // ever adds time, so the minimum is the most reproducible estimate.
+    std::vector<double> t(candidates.size(), 0.0);
+    for (std::size_t i = 0; i < candidates.size(); ++i)
+      t[i] = backend.time_runs(once[i], opts.warmup, 1).front();
+    for (int r = 1; r < opts.nrep; ++r)
+      for (std::size_t i = 0; i < candidates.size(); ++i)
+        t[i] = std::min(t[i], backend.time_runs(once[i], 0, 1).front());
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      Kernel* k = candidates[i].get();
+      if (rec) rec->timings.emplace_back(k->provider() + "/" + k->strategy(), t[i]);
+      if (i == 0 || t[i] < opts.ifac * best_t) {
         best = i;
-        best_t = t;
+        best_t = t[i];
       }
     }
   }

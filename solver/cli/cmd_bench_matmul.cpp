@@ -33,7 +33,7 @@ using frmini::kernels::Buffer;
 using frmini::kernels::Precision;
 
 // The columns of the CSV, fixed whatever providers ran (absent ones are left empty).
-const std::vector<std::string> csv_providers = {"generated", "blas", "xsmm"};
+const std::vector<std::string> csv_providers = {"generated", "blas", "xsmm", "auto"};
 
 struct Result {
   bool ran = false;
@@ -230,7 +230,7 @@ Row bench_one(Backend& be, const Settings& st, const std::string& etype, int ord
     t.prov = prov;
     t.ks.push_back(std::move(kern));
     for (auto& set : extra) {
-      auto k = bound_kernel(be, prov, r.strategy, problem(set));
+      auto k = bound_kernel(be, t.ks[0]->provider(), r.strategy, problem(set));
       if (!k) break;
       t.ks.push_back(std::move(k));
     }
@@ -240,7 +240,13 @@ Row bench_one(Backend& be, const Settings& st, const std::string& etype, int ord
   for (auto& t : timed) be.time_runs([&] { t.ks[0]->run(); }, 2, 0);
   for (int rep = 0; rep < st.nrep; ++rep)
     for (auto& t : timed) t.hot.push_back(be.time_runs([&] { t.ks[0]->run(); }, 0, 1)[0]);
-  // DRAM: rotating operand sets (each run on the set after the last), as many rounds.
+  // DRAM: rotating operand sets (each run on the set after the last), as many rounds. Each
+  // provider starts its rotation a 1/(providers) turn after the previous one's: sharing the
+  // round's set, the later providers found the operands the first had just pulled into the
+  // cache (libxsmm read 186% of triad "from DRAM" on quad p1 M0). So spread, the sets touched
+  // between two providers' runs on one set total the whole rotation, >= 4x the LLC.
+  for (std::size_t i = 0; i < timed.size(); ++i)
+    timed[i].next = (i * timed[i].ks.size()) / timed.size();
   if (nsets > 1) {
     for (auto& t : timed)
       for (std::size_t i = 0; i < t.ks.size(); ++i) be.time_runs([&] { t.ks[i]->run(); }, 1, 0);
@@ -280,7 +286,7 @@ int run_bench_matmul(const std::vector<std::string>& argv) {
       .option("n", "N", "columns of B and C", "50000")
       .option("nrep", "N", "timed runs per figure (median reported; at least 10)", "10")
       .option("stat", "S", "median or min of the timed runs (min: for a busy machine)", "median")
-      .option("providers", "LIST", "providers to time (default: all but reference)")
+      .option("providers", "LIST", "providers to time, and auto for the solver's own pick (default: all but reference and auto)")
       .option("threads", "N", "cpu: OpenMP threads (0 = default)", "0")
       .option("csv", "FILE", "write the table as CSV (columns: docs/bench-csv.md)")
       .option("plot", "FILE.png", "write Figure 3 (speedup over blas vs size) with gnuplot")
@@ -310,12 +316,14 @@ int run_bench_matmul(const std::vector<std::string>& argv) {
     if (p->name() != "reference") offered.push_back(p->name());
   if (args.given("providers")) {
     for (const auto& p : args.get_list("providers")) {
-      if (p == "reference" || p == "auto" ||
-          std::find(offered.begin(), offered.end(), p) == offered.end()) {
+      // auto: the solver's own pick among every provider's candidates, all timed in one
+      // interleaved tuning run.
+      if (p == "reference" ||
+          (p != "auto" && std::find(offered.begin(), offered.end(), p) == offered.end())) {
         std::string all;
         for (const auto& o : offered) all += (all.empty() ? "" : ", ") + o;
         throw UserError("bench matmul: --providers: '" + p + "' is not a provider of backend " +
-                        be->name() + " (choose from " + all + ")");
+                        be->name() + " (choose from " + all + ", auto)");
       }
       st.providers.push_back(p);
     }

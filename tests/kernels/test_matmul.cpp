@@ -191,3 +191,39 @@ TEST_CASE("generated: literal embedding round-trips, strategies named", "[matmul
   REQUIRE(km::literal(2.0, kernels::Precision::double_) == "2.0");
   REQUIRE(km::literal(0.1, kernels::Precision::single).back() == 'f');
 }
+
+TEST_CASE("generated (cpu): look-ahead kernels for whole panels, with coefficient registers",
+          "[matmul]") {
+  TempCache tc;
+  auto be = kernels::make_backend("cpu");
+  std::shared_ptr<km::Provider> gen;
+  for (auto& p : be->matmul_providers())
+    if (p->name() == "generated") gen = p;
+  REQUIRE(gen);
+  // Few distinct magnitudes (so they are held in registers), both signs, rows that start with a
+  // negative term, one long row (split partial sums), one empty row.
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> pick(0, 5);
+  std::uniform_real_distribution<double> u(0, 1);
+  const double vals[] = {0.5, -0.5, 1.25, -1.25, -3.0, 3.0};
+  km::HostMatrix a{40, 30, std::vector<double>(40 * 30, 0.0)};
+  for (std::size_t i = 0; i < a.data.size(); ++i)
+    if (u(rng) < 0.3 || i / 30 == 7) a.data[i] = vals[pick(rng)];
+  for (std::size_t j = 0; j < 30; ++j) a.data[11 * 30 + j] = 0.0;
+  for (auto prec : {kernels::Precision::double_, kernels::Precision::single})
+    for (double beta : {0.0, 1.0, 0.5}) {
+      auto st = sweep_operator(*be, a, "few-values", prec, beta);
+      REQUIRE(st.checked > 0);
+    }
+  // Offered for whole panels, not inside cache-blocked chains (B is already in cache there).
+  Operands ops(*be, kernels::Precision::double_, a.rows, a.cols, 1024, 1024, 0, 0);
+  auto names = [&](std::size_t block) {
+    auto p = ops.problem(a, 1.0, 0.0, 1000);
+    p.block = block;
+    std::string all;
+    for (auto& k : gen->candidates(p)) all += k->strategy() + " ";
+    return all;
+  };
+  REQUIRE(names(0).find("-la") != std::string::npos);
+  REQUIRE(names(64).find("-la") == std::string::npos);
+}
