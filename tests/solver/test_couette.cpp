@@ -49,6 +49,19 @@ meshes::Mesh couette_mesh() {
   });
 }
 
+// The case both tests run: the backend, the mesh and the integrator settings the system is
+// built for (the system refers to the first two, so they live beside it).
+struct Couette {
+  std::unique_ptr<kernels::Backend> be = kernels::make_backend("cpu");
+  meshes::Mesh mesh = couette_mesh();
+  solver::IntegratorOptions io = [] {
+    solver::IntegratorOptions o;
+    o.dt = 1e-5;
+    return o;
+  }();
+  std::unique_ptr<solver::System> sys = couette_system(*be, mesh, io);
+};
+
 std::vector<std::vector<double>> exact_solution(const solver::System& sys) {
   const auto& l = sys.layout()[0];
   const auto& geo = sys.geometry()[0];
@@ -64,12 +77,9 @@ std::vector<std::vector<double>> exact_solution(const solver::System& sys) {
 }  // namespace
 
 TEST_CASE("Couette flow stays exact to 1e-8 at p = 3") {
-  auto be = kernels::make_backend("cpu");
-  auto mesh = couette_mesh();
-  solver::IntegratorOptions io;
-  io.dt = 1e-5;
-  auto psys = couette_system(*be, mesh, io);
-  auto& sys = *psys;
+  Couette c;
+  auto& sys = *c.sys;
+  const auto& io = c.io;
   auto s = exact_solution(sys);
   const auto& u = s[0];
   const auto& l = sys.layout()[0];
@@ -91,11 +101,8 @@ TEST_CASE("Couette flow stays exact to 1e-8 at p = 3") {
 TEST_CASE("forces on the Couette walls: pressure p L, wall shear mu Uw L") {
   // Width L = 2, p = 1e5 throughout, tau_xy = mu Uw (du/dy = Uw). On the bottom wall the
   // outward normal is -y: F_p = (0, -p L), F_v = (+tau_xy L, 0); on the top wall the opposite.
-  auto be = kernels::make_backend("cpu");
-  auto mesh = couette_mesh();
-  solver::IntegratorOptions io;
-  io.dt = 1e-5;
-  auto sys = couette_system(*be, mesh, io);
+  Couette c;
+  const auto& sys = c.sys;
   const auto s = exact_solution(*sys);
   const double L = 2, tau = mu * uw;
   auto bot = solver::surface_force(*sys, s, "bottom"), top = solver::surface_force(*sys, s, "top");
