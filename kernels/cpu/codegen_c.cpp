@@ -27,6 +27,14 @@ struct Ctx {
   std::string lit(double v) const { return matmul::literal(v, prec); }
   std::string boff(std::size_t kx, int q) const { return std::to_string(kx * ldb + q * vl); }
   std::string coff(std::size_t j, int q) const { return std::to_string(j * ldc + q * vl); }
+  // A look-ahead prefetch of the line `off` elements past b (or c) one step (qs elements)
+  // ahead: PFB/PFC take the byte displacement, which x86-64 encodes in the instruction when it
+  // fits in 32 bits; PFBX/PFCX, the fallback, take elements.
+  std::string prefetch(const char* mac, std::size_t off, std::size_t qs) const {
+    const std::size_t bytes = (off + qs) * itemsize(prec);
+    if (bytes <= 0x7fffffffu) return std::string(mac) + "(" + std::to_string(bytes) + ");\n";
+    return std::string(mac) + "X(" + std::to_string(off) + ");\n";
+  }
   // Look-ahead strategies with few distinct |a_ij|: each magnitude's register (u<i>), so that
   // a multiply-add reads only B from memory (a literal costs a broadcast load per use, and
   // with a prefetch per use the load ports are what limits: hex p5 M132, 36 values, ran 13%
@@ -58,7 +66,9 @@ std::string store(const Ctx& x, const CStrategy& s, std::size_t j, int q, const 
   const std::string o = x.coff(j, q);
   if (x.beta == 0.0) return "STO(" + o + ", " + v + ");\n";
   // Look-ahead: C is read too, so its line one step ahead is fetched like B's.
-  const std::string pf = s.lookahead ? "PFC(" + o + ");\n" : "";
+  const std::size_t qs = x.vl * std::size_t(s.vecs);
+  const std::string pf =
+      s.lookahead ? x.prefetch("PFC", j * x.ldc + std::size_t(q) * x.vl, qs) : "";
   if (x.beta == 1.0) return pf + "ST(" + o + ", LC(" + o + ") + (" + v + "));\n";
   return pf + "ST(" + o + ", (" + v + ") + " + x.lit(x.beta) + " * LC(" + o + "));\n";
 }
@@ -71,7 +81,9 @@ std::string qloop_open(const CStrategy& s) { return s.lookahead ? "{\n" : "QLOOP
 std::string prefetch_b(const Ctx& x, const CStrategy& s, std::size_t kx) {
   std::string out;
   if (!s.lookahead) return out;
-  for (int q = 0; q < s.vecs; ++q) out += "PF(" + x.boff(kx, q) + ");\n";
+  const std::size_t qs = x.vl * std::size_t(s.vecs);
+  for (int q = 0; q < s.vecs; ++q)
+    out += x.prefetch("PFB", kx * x.ldb + std::size_t(q) * x.vl, qs);
   return out;
 }
 
@@ -356,9 +368,20 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
   o << "#define LB(o) (*(const vt*)(b + q * qs + (o)))\n"
     << "#define LC(o) (*(const vt*)(c + q * qs + (o)))\n"
     << "#define ST(o, v) (*(vt*)(c + q * qs + (o)) = (v))\n#define VZERO ((vt){0})\n"
-    // Look-ahead: the line one vector step (qs columns) ahead, into L2 (prefetcht2).
-    << "#define PF(o) __builtin_prefetch(b + (q + 1) * qs + (o), 0, 1)\n"
-    << "#define PFC(o) __builtin_prefetch(c + (q + 1) * qs + (o), 1, 1)\n";
+    // Look-ahead: B's line one vector step (qs columns) ahead into L2 (prefetcht2), C's for
+    // writing. On x86-64 as an instruction with the displacement d (bytes) as its immediate:
+    // given __builtin_prefetch(b + o), GCC keeps the hundreds of distinct addresses of a step
+    // in registers, spilled to the stack and to vector registers (hex p5 M3: 7.2 ms against
+    // 5.6 ms as immediates). PFBX/PFCX (o in elements) where d does not fit.
+    << "#if defined(__x86_64__)\n"
+    << "#define PFB(d) __asm__ volatile(\"prefetcht2 {%c1(%0)|[%0+%c1]}\" : : \"r\"(b), \"i\"(d))\n"
+    << "#define PFC(d) __asm__ volatile(\"prefetchw {%c1(%0)|[%0+%c1]}\" : : \"r\"(c), \"i\"(d))\n"
+    << "#else\n"
+    << "#define PFB(d) __builtin_prefetch((const char*)b + (d), 0, 1)\n"
+    << "#define PFC(d) __builtin_prefetch((const char*)c + (d), 1, 1)\n"
+    << "#endif\n"
+    << "#define PFBX(o) __builtin_prefetch(b + qs + (o), 0, 1)\n"
+    << "#define PFCX(o) __builtin_prefetch(c + qs + (o), 1, 1)\n";
   if (any_nt) {
     const char* sfx = single ? "ps" : "pd";
     std::string fn = in.simd_bytes == 64   ? std::string("_mm512_stream_") + sfx
@@ -429,8 +452,13 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
       chunks.back() += zr;
     }
     // noinline: one copy of the code whatever the number of call sites (compile time).
-    const std::string sig =
-        "(const " + std::string(x.T) + "* restrict b, " + x.T + "* restrict c, const int nt, const int nv)";
+    // Look-ahead chunks leave b and c unqualified: as possible aliases of the C stores, B
+    // lines are re-read at each use (a multiply-add with a memory operand, as libxsmm's) where
+    // GCC would otherwise load them ahead and hold them across rows; hex p4 M3 (beta = 1) ran
+    // ~5% faster so, alternating with libxsmm in one process.
+    const char* rq = s.lookahead ? "" : "restrict ";
+    const std::string sig = "(const " + std::string(x.T) + "* " + rq + "b, " + x.T + "* " + rq +
+                            "c, const int nt, const int nv)";
     for (std::size_t ci = 0; ci < chunks.size(); ++ci)
       o << "static __attribute__((noinline)) void blk" << id << "_" << ci << sig
         << " {\nconst long qs = " << x.vl * std::size_t(s.vecs)

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <thread>
 
+#include "kernels/cpu/codegen_c.hpp"
+#include "kernels/cpu/cpu_backend.hpp"
 #include "kernels/cpu/cpu_kernel.hpp"
 #include "kernels/matmul/analysis.hpp"
 #include "kernels/matmul/auto_tune.hpp"
@@ -226,4 +228,32 @@ TEST_CASE("generated (cpu): look-ahead kernels for whole panels, with coefficien
   };
   REQUIRE(names(0).find("-la") != std::string::npos);
   REQUIRE(names(64).find("-la") == std::string::npos);
+}
+
+TEST_CASE("generated (cpu): look-ahead prefetches beyond a 32-bit displacement fall back",
+          "[matmul]") {
+  // The look-ahead prefetch takes its byte displacement as an instruction immediate, which
+  // x86-64 limits to 32 bits; rows further apart than that must use the other form. Such a
+  // panel needs gigabytes, so this checks the source and that it compiles (-Werror).
+  TempCache tc;
+  kernels::cpu::CpuBackend be(kernels::BackendOptions{});
+  auto a = matrix(2, 3, {1.5, 0, -2, 0, 3, 0});
+  auto an = km::analyse(a, 1.0);
+  for (double beta : {0.0, 1.0}) {
+    kernels::cpu::CodegenInput in;
+    in.an = &an;
+    in.beta = beta;
+    in.ldb = std::size_t(1) << 28;  // row 2 of B: 2^29 doubles = 4 GiB past b
+    in.ldc = std::size_t(1) << 29;  // row 1 of C: 4 GiB past c
+    kernels::cpu::CStrategy la{kernels::cpu::CStrategy::cstream, 1, 1};
+    la.lookahead = true;
+    const auto src = kernels::cpu::generate_c(in, {la});
+    REQUIRE(src.find("PFB(64);") != std::string::npos);  // row 0, one step (8 doubles) ahead
+    REQUIRE(src.find("PFBX(536870912);") != std::string::npos);
+    if (beta == 1.0) {
+      REQUIRE(src.find("PFC(64);") != std::string::npos);
+      REQUIRE(src.find("PFCX(536870912);") != std::string::npos);
+    }
+    REQUIRE(be.compile_c(src)->symbol(kernels::cpu::mm_symbol(0)) != nullptr);
+  }
 }
