@@ -27,11 +27,13 @@ struct Ctx {
   std::string lit(double v) const { return matmul::literal(v, prec); }
   std::string boff(std::size_t kx, int q) const { return std::to_string(kx * ldb + q * vl); }
   std::string coff(std::size_t j, int q) const { return std::to_string(j * ldc + q * vl); }
-  // A look-ahead prefetch of the line `off` elements past b (or c) one step (qs elements)
-  // ahead: PFB/PFC take the byte displacement, which x86-64 encodes in the instruction when it
-  // fits in 32 bits; PFBX/PFCX, the fallback, take elements.
-  std::string prefetch(const char* mac, std::size_t off, std::size_t qs) const {
-    const std::size_t bytes = (off + qs) * itemsize(prec);
+  // Columns per vector step of strategy s (its `qs`).
+  std::size_t step(const CStrategy& s) const { return vl * std::size_t(s.vecs); }
+  // A look-ahead prefetch of the line `off` elements past b (or c) one step of s ahead:
+  // PFB/PFC take the byte displacement, which x86-64 encodes in the instruction when it fits
+  // in 32 bits; PFBX/PFCX, the fallback, take elements.
+  std::string prefetch(const char* mac, std::size_t off, const CStrategy& s) const {
+    const std::size_t bytes = (off + step(s)) * itemsize(prec);
     if (bytes <= 0x7fffffffu) return std::string(mac) + "(" + std::to_string(bytes) + ");\n";
     return std::string(mac) + "X(" + std::to_string(off) + ");\n";
   }
@@ -66,9 +68,8 @@ std::string store(const Ctx& x, const CStrategy& s, std::size_t j, int q, const 
   const std::string o = x.coff(j, q);
   if (x.beta == 0.0) return "STO(" + o + ", " + v + ");\n";
   // Look-ahead: C is read too, so its line one step ahead is fetched like B's.
-  const std::size_t qs = x.vl * std::size_t(s.vecs);
   const std::string pf =
-      s.lookahead ? x.prefetch("PFC", j * x.ldc + std::size_t(q) * x.vl, qs) : "";
+      s.lookahead ? x.prefetch("PFC", j * x.ldc + std::size_t(q) * x.vl, s) : "";
   if (x.beta == 1.0) return pf + "ST(" + o + ", LC(" + o + ") + (" + v + "));\n";
   return pf + "ST(" + o + ", (" + v + ") + " + x.lit(x.beta) + " * LC(" + o + "));\n";
 }
@@ -81,9 +82,8 @@ std::string qloop_open(const CStrategy& s) { return s.lookahead ? "{\n" : "QLOOP
 std::string prefetch_b(const Ctx& x, const CStrategy& s, std::size_t kx) {
   std::string out;
   if (!s.lookahead) return out;
-  const std::size_t qs = x.vl * std::size_t(s.vecs);
   for (int q = 0; q < s.vecs; ++q)
-    out += x.prefetch("PFB", kx * x.ldb + std::size_t(q) * x.vl, qs);
+    out += x.prefetch("PFB", kx * x.ldb + std::size_t(q) * x.vl, s);
   return out;
 }
 
@@ -461,11 +461,11 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
                             "c, const int nt, const int nv)";
     for (std::size_t ci = 0; ci < chunks.size(); ++ci)
       o << "static __attribute__((noinline)) void blk" << id << "_" << ci << sig
-        << " {\nconst long qs = " << x.vl * std::size_t(s.vecs)
+        << " {\nconst long qs = " << x.step(s)
         << ";\n(void)b; (void)c; (void)nt; (void)nv; (void)qs;\n"
         << coefficient_registers(xs, chunk_uregs[ci])
         << (s.lookahead ? lookahead_loop(chunks[ci]) : chunks[ci]) << "}\n";
-    const std::size_t VL = x.vl * std::size_t(s.vecs);  // columns per vector step
+    const std::size_t VL = x.step(s);  // columns per vector step
     const std::size_t lines = (VL * itemsize(in.precision) + 63) / 64;
     o << "void " << mm_symbol(si) << "(long i0, long i1, const " << x.T << "* restrict b, "
       << x.T << "* restrict c, int nt, long pfd, int nvb, int rs) {\n"
