@@ -1,7 +1,7 @@
 // The STREAM-style bandwidth probe: copy (c = a) and triad (a = b + s*c) over arrays of at least
 // 4x the last-level cache each, OpenMP static schedule, best rate over chunks of several
 // passes. The loops are
-// compiled at run time like every kernel (same compiler, -O3 -march=native), with ordinary
+// compiled at run time like every kernel (same compiler and ISA target, -O3), with ordinary
 // stores (no streaming stores, no memcpy), counting the bytes the STREAM way: 16 B per copied
 // element, 24 B per triad element.
 #include <algorithm>

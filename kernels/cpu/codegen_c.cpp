@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 
 namespace frmini::kernels::cpu {
 
@@ -347,6 +348,8 @@ std::string CStrategy::name() const {
 std::string mm_symbol(std::size_t i) { return "frmini_mm_" + std::to_string(i); }
 
 std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& strategies) {
+  if (in.simd_bytes != 16 && in.simd_bytes != 32 && in.simd_bytes != 64)
+    throw std::logic_error("generate_c: simd_bytes must be 16, 32 or 64");
   const Ctx x{*in.an, in.beta, in.precision, in.simd_bytes / itemsize(in.precision), in.ldb,
               in.ldc, c_type(in.precision), {}};
   const bool single = in.precision == Precision::single;

@@ -54,7 +54,8 @@ struct CodegenInput {
   const matmul::Analysis* an = nullptr;  // alpha folded in
   double beta = 0;
   Precision precision = Precision::double_;
-  std::size_t simd_bytes = 64;
+  std::size_t simd_bytes = 0;  // the vector width the source is for: 64, 32 or 16 (required;
+                               // it must match the -march it is compiled with)
   std::size_t ldb = 0, ldc = 0;
 };
 

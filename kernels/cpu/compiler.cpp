@@ -92,8 +92,9 @@ std::string compiler_version() {
 }
 
 std::vector<std::string> Compiler::all_flags(const std::vector<std::string>& extra) const {
-  std::vector<std::string> f{"-std=gnu11", "-O3", "-march=native", "-fopenmp", "-shared",
-                             "-fPIC",      "-Wall", "-Wextra"};
+  std::vector<std::string> f{"-std=gnu11", "-O3"};
+  for (const auto& w : isa_target().cflags) f.push_back(w);
+  for (const char* w : {"-fopenmp", "-shared", "-fPIC", "-Wall", "-Wextra"}) f.push_back(w);
   for (auto& w : split_words(std::getenv("FRMINI_CFLAGS"))) f.push_back(w);
   for (auto& w : extra) f.push_back(w);
   return f;

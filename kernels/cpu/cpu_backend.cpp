@@ -4,6 +4,8 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
@@ -37,6 +39,7 @@ CpuBuffer::CpuBuffer(std::size_t bytes) : Buffer(bytes) {
 CpuBuffer::~CpuBuffer() { std::free(data_); }
 
 CpuBackend::CpuBackend(const BackendOptions& opts) : opts_(opts), compiler_(opts.verbose) {
+  isa_target();  // a bad $FRMINI_CPU_ISA is reported now, not at the first kernel
   if (opts_.threads > 0) omp_set_num_threads(opts_.threads);
 }
 
@@ -45,6 +48,9 @@ int CpuBackend::threads() const { return max_threads(); }
 std::string CpuBackend::device_description() const {
   std::ostringstream s;
   s << cpu_model() << ", " << threads() << " threads, " << simd_bytes() * 8 << "-bit SIMD";
+  // Only a chosen ISA is named, so reports and tuning-cache keys of default runs stay as they
+  // were; a chosen one changes both (decisions made for one ISA are not reused for another).
+  if (isa_target().name != "native") s << " (" << isa_target().name << " target)";
   return s.str();
 }
 
@@ -113,18 +119,31 @@ void CpuBackend::run_chain(int64_t nunits, int64_t block, const std::vector<Chai
     return;
   }
   const int64_t nb = (nunits + block - 1) / block;
+  // An exception must not leave an OpenMP region (that is std::terminate): the first one is
+  // kept, the other blocks are skipped, and it is thrown again after the region.
+  std::exception_ptr failed;
+  std::atomic<bool> stop{false};
   // Static: each thread walks a contiguous run of blocks, which the prefetchers follow; the
   // kernels see omp_in_parallel() and run serially on their block.
 #pragma omp parallel for schedule(static)
   for (int64_t ib = 0; ib < nb; ++ib) {
+    if (stop.load(std::memory_order_relaxed)) continue;
     const int64_t b = ib * block, e = std::min(nunits, b + block);
-    for (const auto& s : steps) s(b, e);
+    try {
+      for (const auto& s : steps) s(b, e);
+    } catch (...) {
+#pragma omp critical(frmini_run_chain)
+      if (!failed) failed = std::current_exception();
+      stop = true;
+    }
   }
+  if (failed) std::rethrow_exception(failed);
 }
 
 const Bandwidth& CpuBackend::bandwidth() {
   if (bw_) return *bw_;
   std::string id = cpu_model() + "|" + cpu_flags_hash() + "|" + std::to_string(threads());
+  if (isa_target().name != "native") id += "|" + isa_target().name;
   std::string key = "bandwidth/cpu-" + matmul::hex64(matmul::fnv1a(id.data(), id.size()));
   if (auto hit = cache_read(key)) {
     std::istringstream s(*hit);

@@ -3,10 +3,12 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
 #include "kernels/matmul/analysis.hpp"
+#include "operators/error.hpp"
 
 namespace frmini::kernels::cpu {
 
@@ -96,12 +98,58 @@ std::size_t l2_bytes() {
   return bytes;
 }
 
-std::size_t simd_bytes() {
+namespace {
+// Vector width of this CPU, as -march=native targets it.
+std::size_t native_simd_bytes() {
   __builtin_cpu_init();
   if (__builtin_cpu_supports("avx512f")) return 64;
   if (__builtin_cpu_supports("avx2")) return 32;
   return 16;
 }
+}  // namespace
+
+IsaTarget make_isa_target(const std::string& name) {
+  __builtin_cpu_init();
+  IsaTarget t;
+  t.name = name;
+  // -mtune=native: the instruction set is the target's, the scheduling this machine's.
+  if (name == "native") {
+    t.simd_bytes = native_simd_bytes();
+    t.cflags = {"-march=native"};
+  } else if (name == "avx512") {
+    if (!__builtin_cpu_supports("x86-64-v4"))
+      throw UserError("FRMINI_CPU_ISA=avx512: this CPU (" + cpu_model() +
+                      ") lacks AVX-512 (x86-64-v4); use avx2, generic or native");
+    t.simd_bytes = 64;
+    t.cflags = {"-march=x86-64-v4", "-mtune=native"};
+    t.xsmm_arch = "skx";
+  } else if (name == "avx2") {
+    if (!__builtin_cpu_supports("x86-64-v3"))
+      throw UserError("FRMINI_CPU_ISA=avx2: this CPU (" + cpu_model() +
+                      ") lacks AVX2 and FMA (x86-64-v3); use generic or native");
+    t.simd_bytes = 32;
+    t.cflags = {"-march=x86-64-v3", "-mtune=native"};
+    t.xsmm_arch = "hsw";
+  } else if (name == "generic") {
+    t.simd_bytes = 16;
+    t.cflags = {"-march=x86-64", "-mtune=native"};
+    t.xsmm_arch = "generic";
+  } else {
+    throw UserError("FRMINI_CPU_ISA='" + name +
+                    "' is not an instruction set (native, avx512, avx2 or generic)");
+  }
+  return t;
+}
+
+const IsaTarget& isa_target() {
+  static const IsaTarget t = [] {
+    const char* e = std::getenv("FRMINI_CPU_ISA");
+    return make_isa_target(e && *e ? e : "native");
+  }();
+  return t;
+}
+
+std::size_t simd_bytes() { return isa_target().simd_bytes; }
 
 int max_threads() { return omp_get_max_threads(); }
 

@@ -1,18 +1,22 @@
 // The 'xsmm' provider: libxsmm's fixed-sparse x dense kernels (libxsmm_[ds]fsspmdm), the path
 // PyFR's OpenMP backend uses. libxsmm JITs a kernel for the constant A and a block of N
 // columns; we run it per block in an OpenMP loop with ldb, ldc = the panels' leading
-// dimensions, exactly as PyFR does.
+// dimensions, as PyFR does.
 //
-// What libxsmm supports, and therefore when this provider declines (with the reason):
-//  - beta must be 0 or 1;
-//  - ldb and ldc must be multiples of the vector length (8 doubles / 16 floats on AVX-512)
-//    and the panels 64-byte aligned;
-//  - n must have a block width N dividing it that is a multiple of two vector lengths (near
-//    32, 64 or 128 columns): libxsmm 1.17's dense kernels write whole pairs of vectors (asked
-//    for N = 40 doubles, they write 48 columns), so any other N overwrites its neighbour.
-//    Every block then uses the same handle (no remainder).
-// Candidates: those block widths, each also with non-temporal C stores when beta = 0 (PyFR's
-// choice for large C); the tuner times them all so the peer is at its best.
+// What libxsmm 1.17 (Debian 12) does, and so what this provider must respect:
+//  - A handle of width N runs its JIT kernel on chunks of 16 columns (8 for the AVX-512
+//    sparse kernel in double) in `for (i = 0; i < N; i += chunk)`: N must be a multiple of 16,
+//    or the last chunk reads and writes past the block (1.17 only asserts it, and its asserts
+//    are compiled out). Without AVX-512 (or LIBXSMM_TARGET=hsw) every handle takes the
+//    16-column dense path, so the 8-column multiples that suit AVX-512 overran there.
+//  - Without AVX there is no JIT: the handle's kernel is null and executing it crashes.
+//  - beta must be 0 or 1; all-zero A, and all-zero rows with beta = 0, are mishandled.
+// So every handle is 16k columns wide, and a column range [c0, c1) (any range: the solver's
+// cache-blocked chains ask for multiples of the SIMD width) runs as whole blocks of the
+// candidate's width, then whole 16-column chunks, then a ragged rest of fewer than 16 columns
+// copied through a 16-column scratch panel. No call reaches outside [c0, c1).
+// Candidates: block widths near 64, 128 and 32 columns, each also with non-temporal C stores
+// when beta = 0 (PyFR's choice for large C); the tuner times them all so the peer is at its best.
 #include "kernels/cpu/providers.hpp"
 
 #if FRMINI_CPU_HAVE_XSMM
@@ -20,7 +24,6 @@
 
 #include <algorithm>
 #include <mutex>
-#include <stdexcept>
 #include <vector>
 
 #include "kernels/cpu/cpu_kernel.hpp"
@@ -30,6 +33,9 @@
 namespace frmini::kernels::cpu {
 
 namespace {
+
+// libxsmm 1.17's fsspmdm chunk: every handle's width is a multiple of it.
+constexpr std::size_t chunk = 16;
 
 template <class T>
 struct Traits;
@@ -44,6 +50,12 @@ struct Traits<double> {
     libxsmm_dfsspmdm_execute(h, b, c);
   }
   static void destroy(handle* h) { libxsmm_dfsspmdm_destroy(h); }
+  // The dense kernel fsspmdm falls back to (always, without AVX-512): null = none can be JITed.
+  static bool dense_available(int m, int k, int ldb, int ldc, double beta, int flags) {
+    const double one = 1.0;
+    return libxsmm_dmmdispatch(int(chunk), m, k, &ldb, &k, &ldc, &one, &beta, &flags,
+                               nullptr) != nullptr;
+  }
 };
 template <>
 struct Traits<float> {
@@ -56,22 +68,43 @@ struct Traits<float> {
     libxsmm_sfsspmdm_execute(h, b, c);
   }
   static void destroy(handle* h) { libxsmm_sfsspmdm_destroy(h); }
-};
-
-template <class T>
-struct Handles {
-  typename Traits<T>::handle* full = nullptr;
-  typename Traits<T>::handle* tail = nullptr;
-  ~Handles() {
-    if (full) Traits<T>::destroy(full);
-    if (tail) Traits<T>::destroy(tail);
+  static bool dense_available(int m, int k, int ldb, int ldc, double beta, int flags) {
+    const float one = 1.0f, b = float(beta);
+    return libxsmm_smmdispatch(int(chunk), m, k, &ldb, &k, &ldc, &one, &b, &flags,
+                               nullptr) != nullptr;
   }
 };
 
 template <class T>
+struct Handles {
+  typename Traits<T>::handle* full = nullptr;     // the candidate's block width, panel lds
+  typename Traits<T>::handle* chunk16 = nullptr;  // 16 columns, panel lds
+  typename Traits<T>::handle* scratch = nullptr;  // 16 columns, ld 16: the ragged rest
+  ~Handles() {
+    for (auto* h : {full, chunk16, scratch})
+      if (h) Traits<T>::destroy(h);
+  }
+};
+
+// Columns [c0, c0 + r), r < 16, through a zero-padded 16-column copy: libxsmm never sees a
+// column outside the range.
+template <class T>
+void run_ragged(const typename Traits<T>::handle* h, const T* b, T* c, std::size_t ldb,
+                std::size_t ldc, std::size_t m, std::size_t k, bool beta1, std::size_t r) {
+  thread_local std::vector<T> bs, cs;
+  bs.assign(k * chunk, T(0));
+  cs.assign(m * chunk, T(0));
+  for (std::size_t i = 0; i < k; ++i) std::copy_n(b + i * ldb, r, bs.data() + i * chunk);
+  if (beta1)
+    for (std::size_t i = 0; i < m; ++i) std::copy_n(c + i * ldc, r, cs.data() + i * chunk);
+  Traits<T>::execute(h, bs.data(), cs.data());
+  for (std::size_t i = 0; i < m; ++i) std::copy_n(cs.data() + i * chunk, r, c + i * ldc);
+}
+
+template <class T>
 std::unique_ptr<matmul::Kernel> make(const matmul::Problem& p, std::size_t blk, bool nt,
                                      std::string* why) {
-  const std::size_t m = p.m(), k = p.k(), n = p.n;
+  const std::size_t m = p.m(), k = p.k(), n = p.n, ldb = p.b.ld, ldc = p.c.ld;
   // alpha folded into A and entries below the zero tolerance cleaned, as for every provider.
   std::vector<T> a(m * k);
   for (std::size_t i = 0; i < m * k; ++i) {
@@ -81,41 +114,29 @@ std::unique_ptr<matmul::Kernel> make(const matmul::Problem& p, std::size_t blk, 
   std::size_t an_nnz = 0;
   for (const T& x : a) an_nnz += x != T(0);
   auto h = std::make_shared<Handles<T>>();
-  const std::size_t nfull = n / blk, rem = n % blk;
-  if (nfull) {
-    h->full = Traits<T>::create(int(m), int(blk), int(k), int(p.b.ld), int(p.c.ld), p.beta,
-                                nt ? 1 : 0, a.data());
-    if (!h->full) {
-      if (why) *why = "libxsmm_fsspmdm_create failed for N=" + std::to_string(blk);
-      return nullptr;
-    }
-  }
-  if (rem) {
-    h->tail = Traits<T>::create(int(m), int(rem), int(k), int(p.b.ld), int(p.c.ld), p.beta,
-                                nt ? 1 : 0, a.data());
-    if (!h->tail) {
-      if (why) *why = "libxsmm_fsspmdm_create failed for N=" + std::to_string(rem);
-      return nullptr;
-    }
-  }
+  auto create = [&](std::size_t width, std::size_t lb, std::size_t lc, bool use_nt) {
+    auto* x = Traits<T>::create(int(m), int(width), int(k), int(lb), int(lc), p.beta,
+                                use_nt ? 1 : 0, a.data());
+    if (!x && why) *why = "libxsmm_fsspmdm_create failed for N=" + std::to_string(width);
+    return x;
+  };
+  if (!(h->full = create(blk, ldb, ldc, nt))) return nullptr;
+  if (blk == chunk) h->chunk16 = nullptr;
+  else if (!(h->chunk16 = create(chunk, ldb, ldc, nt))) return nullptr;
+  if (!(h->scratch = create(chunk, chunk, chunk, false))) return nullptr;
   const T* b = panel_ptr<T>(p.b);
   T* c = panel_ptr<T>(p.c);
+  const bool beta1 = p.beta != 0.0;
   const std::size_t work = (an_nnz + m) * blk;
-  auto body = [h, b, c, blk, rem, work](std::size_t c0, std::size_t c1) {
-    // run_columns ranges start on multiples of the soa width; whole blocks from c0, then the
-    // tail handle only if the remainder is exactly the panel's tail width.
+  auto body = [h, b, c, blk, work, m, k, ldb, ldc, beta1](std::size_t c0, std::size_t c1) {
     const std::size_t nb = (c1 - c0) / blk;
 #pragma omp parallel for schedule(static) if (nb > 1 && nb * work > (std::size_t(1) << 20))
     for (std::size_t ib = 0; ib < nb; ++ib)
       Traits<T>::execute(h->full, b + c0 + ib * blk, c + c0 + ib * blk);
-    const std::size_t done = c0 + nb * blk;
-    if (done < c1) {
-      // The tail handle has the panel's remainder width: a sub-range must end at n or after
-      // whole blocks (cache-blocked callers use block-multiple ranges).
-      if (c1 - done != rem || !h->tail)
-        throw std::logic_error("xsmm kernel: column range not a multiple of its block");
-      Traits<T>::execute(h->tail, b + done, c + done);
-    }
+    std::size_t j = c0 + nb * blk;
+    for (; j + chunk <= c1; j += chunk)
+      Traits<T>::execute(h->chunk16 ? h->chunk16 : h->full, b + j, c + j);
+    if (j < c1) run_ragged<T>(h->scratch, b + j, c + j, ldb, ldc, m, k, beta1, c1 - j);
   };
   std::string strat = "fsspmdm-n" + std::to_string(blk) + (nt ? "-nt" : "");
   return std::make_unique<CpuKernel>("xsmm", strat, n, body);
@@ -135,35 +156,50 @@ class XsmmProvider : public matmul::Provider {
     if (p.beta != 0.0 && p.beta != 1.0) return decline("libxsmm supports beta 0 or 1 only");
     if (p.b.ld % vl || p.c.ld % vl)
       return decline("ldb and ldc must be multiples of " + std::to_string(vl));
-    if (p.n % vl) return decline("n must be a multiple of " + std::to_string(vl));
     if ((p.b.offset * s) % 64 || (p.c.offset * s) % 64)
       return decline("panels must be 64-byte aligned");
     if (p.m() == 0 || p.k() == 0 || p.n == 0) return decline("empty product");
+    if (p.n < chunk) return decline("n < 16: narrower than libxsmm's 16-column kernels");
     // libxsmm writes outside the product for an all-zero A (seen with 1.17): nothing to gain.
     // and leaves the C rows of all-zero A rows unwritten when beta = 0.
     const auto an = matmul::analyse(p.a, p.alpha);
     if (an.nnz == 0) return decline("A is all zero");
     if (p.beta == 0.0 && an.m_nz < an.m) return decline("A has all-zero rows (libxsmm skips them)");
     static std::once_flag init;
-    std::call_once(init, [] { libxsmm_init(); });
-    // Block widths dividing n, so that no handle of another width is needed.
-    // Its dense kernels also write whole pairs of vectors (N = 40 doubles writes 48 columns),
-    // so block widths are multiples of two vectors.
-    std::vector<std::size_t> blks;
-    const std::size_t step = 2 * vl;
-    for (std::size_t want : {std::size_t(64), std::size_t(128), std::size_t(32)}) {
-      // The multiple of 2 vl dividing n nearest to `want` within [want/2, 2*want].
-      std::size_t best = 0;
-      for (std::size_t b = step; b <= 2 * want && b <= p.n; b += step)
-        if (p.n % b == 0 && 2 * b >= want &&
-            (!best || (b > want ? b - want : want - b) < (best > want ? best - want : want - best)))
-          best = b;
-      if (best && std::find(blks.begin(), blks.end(), best) == blks.end()) blks.push_back(best);
+    std::call_once(init, [] {
+      libxsmm_init();
+      // The ISA frmini targets (machine.hpp) is libxsmm's too, so FRMINI_CPU_ISA=avx2 tests
+      // the path an AVX2-only machine takes; "native" leaves it to libxsmm (and LIBXSMM_TARGET).
+      if (!isa_target().xsmm_arch.empty())
+        libxsmm_set_target_arch(isa_target().xsmm_arch.c_str());
+    });
+    if (libxsmm_get_target_archid() < LIBXSMM_X86_AVX)
+      return decline(std::string("libxsmm has no JIT for target '") + libxsmm_get_target_arch() +
+                     "' (needs AVX)");
+    const bool single = p.precision == Precision::single;
+    for (std::size_t lb : {p.b.ld, chunk}) {
+      const std::size_t lc = lb == chunk ? chunk : p.c.ld;
+      const int flags = LIBXSMM_GEMM_FLAGS('N', 'N');
+      const bool ok = single ? Traits<float>::dense_available(int(p.m()), int(p.k()), int(lb),
+                                                              int(lc), p.beta, flags)
+                             : Traits<double>::dense_available(int(p.m()), int(p.k()), int(lb),
+                                                               int(lc), p.beta, flags);
+      if (!ok) return decline("libxsmm cannot JIT its dense kernel for this shape");
     }
-    if (blks.empty() && p.n <= 256 && p.n % step == 0) blks.push_back(p.n);
-    if (blks.empty())
-      return decline("n = " + std::to_string(p.n) + " has no block width (a multiple of " +
-                     std::to_string(step) + " in [16, 256]) dividing it");
+    // Block widths near 64, 128 and 32 columns, multiples of 16 no wider than the columns a
+    // call gets (the panel, or a cache-blocked chain's block): of those within a factor of two,
+    // the one nearest that divides n (no 16-column tail calls), else the width itself.
+    const std::size_t cols = p.block ? std::min(p.block, p.n) : p.n;
+    const std::size_t widest = std::max(chunk, cols / chunk * chunk);
+    auto dist = [](std::size_t a, std::size_t b) { return a > b ? a - b : b - a; };
+    std::vector<std::size_t> blks;
+    for (std::size_t want : {std::size_t(64), std::size_t(128), std::size_t(32)}) {
+      std::size_t best = 0;
+      for (std::size_t b = chunk; b <= 2 * want && b <= widest; b += chunk)
+        if (p.n % b == 0 && 2 * b >= want && (!best || dist(b, want) < dist(best, want))) best = b;
+      if (!best) best = std::min(want, widest);
+      if (std::find(blks.begin(), blks.end(), best) == blks.end()) blks.push_back(best);
+    }
     for (std::size_t blk : blks)
       for (bool nt : {false, true}) {
         if (nt && p.beta != 0.0) continue;

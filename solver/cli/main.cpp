@@ -29,7 +29,17 @@ void print_usage(std::ostream& o) {
     for (size_t i = c.name.size(); i < 16; ++i) o << ' ';
     o << c.summary << "\n";
   }
-  o << "\n'frmini <command> --help' lists every option of a command.\n";
+  o << "\n'frmini <command> --help' lists every option of a command.\n"
+    << "\nenvironment:\n"
+    << "  FRMINI_CPU_ISA    instruction set of the cpu backend's kernels and of libxsmm:\n"
+    << "                    native (default: this CPU, -march=native), avx512, avx2 or generic\n"
+    << "                    (x86-64-v4, x86-64-v3, x86-64 SSE2), to run and test the code of\n"
+    << "                    other machines on this one\n"
+    << "  FRMINI_CC         C compiler of the cpu backend's run-time kernels (default: cc)\n"
+    << "  FRMINI_CFLAGS     extra flags for it (after the ISA's -march)\n"
+    << "  FRMINI_CACHE_DIR  compiled kernels, tuning decisions, bandwidth figures\n"
+    << "                    (default: $XDG_CACHE_HOME/frmini or ~/.cache/frmini)\n"
+    << "  FRMINI_TUNE_CACHE 0: 'auto' re-times every operator instead of reusing decisions\n";
 }
 }  // namespace
 

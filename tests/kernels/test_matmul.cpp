@@ -234,26 +234,35 @@ TEST_CASE("generated (cpu): look-ahead prefetches beyond a 32-bit displacement f
           "[matmul]") {
   // The look-ahead prefetch takes its byte displacement as an instruction immediate, which
   // x86-64 limits to 32 bits; rows further apart than that must use the other form. Such a
-  // panel needs gigabytes, so this checks the source and that it compiles (-Werror).
+  // panel needs gigabytes, so this checks the source and that it compiles (-Werror), for every
+  // vector width the generator targets: compile-only, with that ISA's -march after the
+  // machine's, so it runs on any x86-64 machine whatever its own ISA.
   TempCache tc;
   kernels::cpu::CpuBackend be(kernels::BackendOptions{});
   auto a = matrix(2, 3, {1.5, 0, -2, 0, 3, 0});
   auto an = km::analyse(a, 1.0);
-  for (double beta : {0.0, 1.0}) {
-    kernels::cpu::CodegenInput in;
-    in.an = &an;
-    in.beta = beta;
-    in.ldb = std::size_t(1) << 28;  // row 2 of B: 2^29 doubles = 4 GiB past b
-    in.ldc = std::size_t(1) << 29;  // row 1 of C: 4 GiB past c
-    kernels::cpu::CStrategy la{kernels::cpu::CStrategy::cstream, 1, 1};
-    la.lookahead = true;
-    const auto src = kernels::cpu::generate_c(in, {la});
-    REQUIRE(src.find("PFB(64);") != std::string::npos);  // row 0, one step (8 doubles) ahead
-    REQUIRE(src.find("PFBX(536870912);") != std::string::npos);
-    if (beta == 1.0) {
-      REQUIRE(src.find("PFC(64);") != std::string::npos);
-      REQUIRE(src.find("PFCX(536870912);") != std::string::npos);
+  const std::pair<std::size_t, const char*> isas[] = {
+      {64, "-march=x86-64-v4"}, {32, "-march=x86-64-v3"}, {16, "-march=x86-64"}};
+  for (const auto& [simd, march] : isas)
+    for (double beta : {0.0, 1.0}) {
+      kernels::cpu::CodegenInput in;
+      in.an = &an;
+      in.beta = beta;
+      in.simd_bytes = simd;
+      in.ldb = std::size_t(1) << 28;  // row 2 of B: 2^29 doubles = 4 GiB past b
+      in.ldc = std::size_t(1) << 29;  // row 1 of C: 4 GiB past c
+      kernels::cpu::CStrategy la{kernels::cpu::CStrategy::cstream, 1, 1};
+      la.lookahead = true;
+      const auto src = kernels::cpu::generate_c(in, {la});
+      INFO(march << " beta " << beta);
+      // Row 0, one step (one vector of doubles) ahead; rows 4 GiB away, one step ahead.
+      const std::string step = std::to_string(simd);
+      REQUIRE(src.find("PFB(" + step + ");") != std::string::npos);
+      REQUIRE(src.find("PFBX(536870912);") != std::string::npos);
+      if (beta == 1.0) {
+        REQUIRE(src.find("PFC(" + step + ");") != std::string::npos);
+        REQUIRE(src.find("PFCX(536870912);") != std::string::npos);
+      }
+      REQUIRE(be.compile_c(src, {march})->symbol(kernels::cpu::mm_symbol(0)) != nullptr);
     }
-    REQUIRE(be.compile_c(src)->symbol(kernels::cpu::mm_symbol(0)) != nullptr);
-  }
 }
