@@ -19,6 +19,7 @@
 #include "kernels/backends.hpp"
 #include "kernels/cpu/cpu_backend.hpp"
 #include "kernels/cpu/machine.hpp"
+#include "kernels/matmul/provider.hpp"
 #include "operators/error.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/kernels/matmul_harness.hpp"
@@ -165,7 +166,7 @@ struct Case {
 
 }  // namespace
 
-TEST_CASE("matmul bounds: every cpu provider stays inside its panels on ragged widths and ranges",
+TEST_CASE("matmul bounds: every cpu provider and auto stay inside their panels on ragged widths",
           "[matmul][bounds]") {
   TempCache tc;
   auto be = kernels::make_backend("cpu");
@@ -191,13 +192,26 @@ TEST_CASE("matmul bounds: every cpu provider stays inside its panels on ragged w
         const std::size_t mid = std::min(n, 3 * soa);
         std::vector<std::vector<std::pair<std::size_t, std::size_t>>> runs{
             {{0, n}}, {{0, soa}, {soa, mid}, {mid, n}}, {{soa, std::min(n, 5 * soa)}}};
-        for (const auto& prov : be->matmul_providers()) {
+        // Every provider's every candidate, then 'auto' (which times them all on these very
+        // operands: C must come back from its timing runs as it was).
+        std::vector<std::shared_ptr<km::Provider>> provs = be->matmul_providers();
+        provs.push_back(nullptr);
+        for (const auto& prov : provs) {
           std::string why;
-          auto ks = prov->candidates(cs.problem(), &why);
-          INFO(prov->name() << " " << kernels::to_string(prec) << " beta=" << beta << " n=" << n
+          std::vector<std::unique_ptr<km::Kernel>> ks;
+          if (prov) {
+            ks = prov->candidates(cs.problem(), &why);
+          } else {
+            cs.reset();
+            ks.push_back(km::make_kernel(*be, "auto", cs.problem()));
+            INFO("auto chose " << ks[0]->provider() << "/" << ks[0]->strategy());
+            REQUIRE(cs.check(0, 0) == 0.0);  // nothing changed by tuning
+          }
+          const std::string pname = prov ? prov->name() : "auto";
+          INFO(pname << " " << kernels::to_string(prec) << " beta=" << beta << " n=" << n
                             << (ks.empty() ? " declined: " + why : std::string()));
           if (ks.empty()) {
-            CHECK(prov->name() == "xsmm");  // only libxsmm has limits (beta, narrow n, no JIT)
+            CHECK(pname == "xsmm");  // only libxsmm has limits (beta, narrow n, no JIT)
             continue;
           }
           for (auto& k : ks)
@@ -213,7 +227,7 @@ TEST_CASE("matmul bounds: every cpu provider stays inside its panels on ragged w
               INFO(k->strategy() << " columns [" << lo << ", " << hi << ") error " << err);
               REQUIRE(err <= tol);
               ++checked;
-              xsmm_checked += prov->name() == "xsmm";
+              xsmm_checked += pname == "xsmm";
             }
         }
       }
