@@ -5,10 +5,10 @@
 
 #include <algorithm>
 #include <atomic>
-#include <exception>
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <new>
 #include <sstream>
 
