@@ -326,7 +326,7 @@ std::string coefficient_registers(const Ctx& x, const std::set<int>& used) {
   for (const auto& [mag, i] : x.ureg) {
     if (!used.count(i)) continue;
     const std::string u = "u" + std::to_string(i);
-    out += "vt " + u + " = VZERO + " + x.lit(mag) + "; __asm__(\"\" : \"+v\"(" + u + "));\n";
+    out += "vt " + u + " = VZERO + " + x.lit(mag) + "; KEEPREG(" + u + ");\n";
   }
   return out;
 }
@@ -360,7 +360,14 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
   // Streaming stores are chosen at run time (the `nt` argument): one compiled block serves
   // both variants, and the branch per C row store is perfectly predicted.
   const bool any_nt = in.beta == 0.0 && in.simd_bytes >= 16;
-  if (any_nt) o << "#include <immintrin.h>\n";
+  // The streaming-store intrinsic exists only where the compiler targets its ISA (the macro
+  // below): the source compiles under any -march, with plain stores where it is missing.
+  const char* isa_macro = in.simd_bytes == 64 ? "__AVX512F__" : in.simd_bytes == 32 ? "__AVX__"
+                                                                                     : "__SSE2__";
+  if (any_nt) o << "#if defined(__SSE2__)\n#include <immintrin.h>\n#endif\n";
+  // A coefficient register pinned by an empty asm needs a register as wide as vt.
+  o << "#if defined(" << isa_macro << ")\n#define KEEPREG(u) __asm__(\"\" : \"+v\"(u))\n"
+    << "#else\n#define KEEPREG(u) ((void)0)\n#endif\n";
   o << "typedef " << x.T << " vt __attribute__((vector_size(" << in.simd_bytes << "), aligned("
     << itemsize(in.precision) << ")));\n";
   // A block is nv SIMD vectors wide (a run-time argument: one compiled kernel serves every
@@ -393,8 +400,10 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
     std::string cast = in.simd_bytes == 64 ? (single ? "__m512" : "__m512d")
                        : in.simd_bytes == 32 ? (single ? "__m256" : "__m256d")
                                              : (single ? "__m128" : "__m128d");
-    o << "#define STO(o, v) do { if (nt) " << fn << "(c + q * qs + (o), (" << cast
-      << ")(v)); else ST(o, v); } while (0)\n";
+    o << "#if defined(" << isa_macro << ")\n"
+      << "#define STO(o, v) do { if (nt) " << fn << "(c + q * qs + (o), (" << cast
+      << ")(v)); else ST(o, v); } while (0)\n"
+      << "#else\n#define STO(o, v) do { (void)nt; ST(o, v); } while (0)\n#endif\n";
   } else {
     o << "#define STO(o, v) ST(o, v)\n";
   }
@@ -501,7 +510,10 @@ std::string generate_c(const CodegenInput& in, const std::vector<CStrategy>& str
     for (std::size_t ci = 0; ci < chunks.size(); ++ci)
       o << "    blk" << id << "_" << ci << "(b + o, c + o, nt, nv);\n";
     o << "  }\n  }\n";
-    if (any_nt) o << "  if (nt) _mm_sfence();  /* streaming stores visible before the barrier */\n";
+    if (any_nt)
+      o << "#if defined(__SSE2__)\n"
+        << "  if (nt) _mm_sfence();  /* streaming stores visible before the barrier */\n"
+        << "#endif\n";
     o << "  }\n"
       << "  if (i0 + nvec * " << VL << " < i1) frmini_tail(i0 + nvec * " << VL << ", i1, b, c);\n"
       << "}\n";
