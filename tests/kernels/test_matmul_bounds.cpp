@@ -189,9 +189,9 @@ TEST_CASE("matmul bounds: every cpu provider and auto stay inside their panels o
         Case cs(*be, prec, a, beta, n, ld);
         // Column ranges as the chains give them: starts on multiples of the SIMD width, ends
         // there or at n; the whole panel; pieces covering it; a range in the middle.
-        const std::size_t mid = std::min(n, 3 * soa);
+        const std::size_t one = std::min(n, soa), mid = std::min(n, 3 * soa);
         std::vector<std::vector<std::pair<std::size_t, std::size_t>>> runs{
-            {{0, n}}, {{0, soa}, {soa, mid}, {mid, n}}, {{soa, std::min(n, 5 * soa)}}};
+            {{0, n}}, {{0, one}, {one, mid}, {mid, n}}, {{one, std::min(n, 5 * soa)}}};
         // Every provider's every candidate, then 'auto' (which times them all on these very
         // operands: C must come back from its timing runs as it was).
         std::vector<std::shared_ptr<km::Provider>> provs = be->matmul_providers();
