@@ -23,6 +23,7 @@
 #include <libxsmm.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <mutex>
 #include <vector>
 
@@ -91,14 +92,22 @@ struct Handles {
 template <class T>
 void run_ragged(const typename Traits<T>::handle* h, const T* b, T* c, std::size_t ldb,
                 std::size_t ldc, std::size_t m, std::size_t k, bool beta1, std::size_t r) {
-  thread_local std::vector<T> bs, cs;
-  bs.assign(k * chunk, T(0));
-  cs.assign(m * chunk, T(0));
-  for (std::size_t i = 0; i < k; ++i) std::copy_n(b + i * ldb, r, bs.data() + i * chunk);
+  // 64-byte aligned, as the panels are (vectors of the scratch rows start on cache lines).
+  constexpr std::size_t pad = 64 / sizeof(T);
+  thread_local std::vector<T> bbuf, cbuf;
+  bbuf.assign(k * chunk + pad, T(0));
+  cbuf.assign(m * chunk + pad, T(0));
+  auto aligned = [](std::vector<T>& v) {
+    const auto mis = reinterpret_cast<std::uintptr_t>(v.data()) % 64;
+    return v.data() + (mis ? (64 - mis) / sizeof(T) : 0);
+  };
+  T* bs = aligned(bbuf);
+  T* cs = aligned(cbuf);
+  for (std::size_t i = 0; i < k; ++i) std::copy_n(b + i * ldb, r, bs + i * chunk);
   if (beta1)
-    for (std::size_t i = 0; i < m; ++i) std::copy_n(c + i * ldc, r, cs.data() + i * chunk);
-  Traits<T>::execute(h, bs.data(), cs.data());
-  for (std::size_t i = 0; i < m; ++i) std::copy_n(cs.data() + i * chunk, r, c + i * ldc);
+    for (std::size_t i = 0; i < m; ++i) std::copy_n(c + i * ldc, r, cs + i * chunk);
+  Traits<T>::execute(h, bs, cs);
+  for (std::size_t i = 0; i < m; ++i) std::copy_n(cs + i * chunk, r, c + i * ldc);
 }
 
 template <class T>
