@@ -108,37 +108,47 @@ std::size_t native_simd_bytes() {
 }
 }  // namespace
 
+namespace {
+// The chosen levels: name, x86-64 level (the -march and the CPU check), vector width, libxsmm
+// target, what the CPU must have, and what to use instead.
+struct IsaLevel {
+  const char *name, *march, *xsmm_arch;
+  std::size_t simd_bytes;
+  const char *needs, *instead;
+};
+constexpr IsaLevel isa_levels[] = {
+    {"avx512", "x86-64-v4", "skx", 64, "AVX-512", "avx2, generic or native"},
+    {"avx2", "x86-64-v3", "hsw", 32, "AVX2 and FMA", "generic or native"},
+    {"generic", "x86-64", "generic", 16, nullptr, nullptr},  // every x86-64 CPU
+};
+}  // namespace
+
 IsaTarget make_isa_target(const std::string& name) {
   __builtin_cpu_init();
   IsaTarget t;
   t.name = name;
-  // -mtune=native: the instruction set is the target's, the scheduling this machine's.
   if (name == "native") {
     t.simd_bytes = native_simd_bytes();
     t.cflags = {"-march=native"};
-  } else if (name == "avx512") {
-    if (!__builtin_cpu_supports("x86-64-v4"))
-      throw UserError("FRMINI_CPU_ISA=avx512: this CPU (" + cpu_model() +
-                      ") lacks AVX-512 (x86-64-v4); use avx2, generic or native");
-    t.simd_bytes = 64;
-    t.cflags = {"-march=x86-64-v4", "-mtune=native"};
-    t.xsmm_arch = "skx";
-  } else if (name == "avx2") {
-    if (!__builtin_cpu_supports("x86-64-v3"))
-      throw UserError("FRMINI_CPU_ISA=avx2: this CPU (" + cpu_model() +
-                      ") lacks AVX2 and FMA (x86-64-v3); use generic or native");
-    t.simd_bytes = 32;
-    t.cflags = {"-march=x86-64-v3", "-mtune=native"};
-    t.xsmm_arch = "hsw";
-  } else if (name == "generic") {
-    t.simd_bytes = 16;
-    t.cflags = {"-march=x86-64", "-mtune=native"};
-    t.xsmm_arch = "generic";
-  } else {
-    throw UserError("FRMINI_CPU_ISA='" + name +
-                    "' is not an instruction set (native, avx512, avx2 or generic)");
+    return t;
   }
-  return t;
+  for (const auto& l : isa_levels) {
+    if (name != l.name) continue;
+    // __builtin_cpu_supports takes only string literals, hence the two calls.
+    const bool has = l.simd_bytes == 64   ? __builtin_cpu_supports("x86-64-v4")
+                     : l.simd_bytes == 32 ? __builtin_cpu_supports("x86-64-v3")
+                                          : true;
+    if (!has)
+      throw UserError("FRMINI_CPU_ISA=" + name + ": this CPU (" + cpu_model() + ") lacks " +
+                      l.needs + " (" + l.march + "); use " + l.instead);
+    t.simd_bytes = l.simd_bytes;
+    // -mtune=native: the instruction set is the target's, the scheduling this machine's.
+    t.cflags = {std::string("-march=") + l.march, "-mtune=native"};
+    t.xsmm_arch = l.xsmm_arch;
+    return t;
+  }
+  throw UserError("FRMINI_CPU_ISA='" + name +
+                  "' is not an instruction set (native, avx512, avx2 or generic)");
 }
 
 const IsaTarget& isa_target() {

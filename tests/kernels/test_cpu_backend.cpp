@@ -1,35 +1,16 @@
 // The cpu backend: memory, compilation and its disk cache, timing, the bandwidth probe.
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 
 #include "kernels/backend.hpp"
 #include "kernels/cpu/cpu_backend.hpp"
 #include "tests/frmini_catch.hpp"
+#include "tests/support/temp_cache.hpp"
 
 using namespace frmini::kernels;
-namespace fs = std::filesystem;
-
-namespace {
-// Every test runs against its own cache directory.
-struct TempCache {
-  fs::path dir;
-  TempCache() {
-    dir = fs::temp_directory_path() / ("frmini-test-cache-" + std::to_string(::getpid()) + "-" +
-                                       std::to_string(std::rand()));
-    fs::create_directories(dir);
-    setenv("FRMINI_CACHE_DIR", dir.c_str(), 1);
-  }
-  ~TempCache() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-};
-}  // namespace
+using frmini::test::TempCache;
 
 TEST_CASE("cpu backend: buffers are aligned, zeroed, and copies are exact", "[cpu]") {
   TempCache tc;

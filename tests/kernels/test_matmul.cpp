@@ -1,9 +1,6 @@
 // Matmul providers on small and awkward operators, make_kernel and the auto tuner.
-#include <unistd.h>
-
 #include <chrono>
 #include <cstdlib>
-#include <filesystem>
 #include <thread>
 
 #include "kernels/cpu/codegen_c.hpp"
@@ -16,24 +13,15 @@
 #include "tests/frmini_catch.hpp"
 #include "tests/kernels/matmul_harness.hpp"
 #include "tests/kernels/sweep.hpp"
+#include "tests/support/temp_cache.hpp"
 
 using namespace frmini;
 using namespace frmini::test;
-namespace fs = std::filesystem;
 
 namespace {
-struct TempCache {
-  fs::path dir;
-  TempCache() {
-    dir = fs::temp_directory_path() / ("frmini-test-mm-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    setenv("FRMINI_CACHE_DIR", dir.c_str(), 1);
-    setenv("FRMINI_CFLAGS", "-Werror", 1);  // generated C must compile without warnings
-  }
-  ~TempCache() {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
+// Generated C must compile without warnings.
+struct StrictCache : TempCache {
+  StrictCache() : TempCache("FRMINI_CFLAGS", "-Werror") {}
 };
 
 km::HostMatrix matrix(std::size_t r, std::size_t c, std::vector<double> v) {
@@ -51,7 +39,7 @@ km::HostMatrix random_sparse(std::size_t r, std::size_t c, double density, unsig
 }  // namespace
 
 TEST_CASE("matmul: awkward operators, all providers, both precisions, beta 0/1/0.5", "[matmul]") {
-  TempCache tc;
+  StrictCache tc;
   auto be = kernels::make_backend("cpu");
   std::vector<std::pair<std::string, km::HostMatrix>> cases = {
       {"zero3x5", matrix(3, 5, std::vector<double>(15, 0.0))},
@@ -71,7 +59,7 @@ TEST_CASE("matmul: awkward operators, all providers, both precisions, beta 0/1/0
 }
 
 TEST_CASE("matmul: real operators quad p1-p3 (all providers)", "[matmul]") {
-  TempCache tc;
+  StrictCache tc;
   auto be = kernels::make_backend("cpu");
   for (int order = 1; order <= 3; ++order) {
     auto ops = operators::build_operators("quad", order);
@@ -86,7 +74,7 @@ TEST_CASE("matmul: real operators quad p1-p3 (all providers)", "[matmul]") {
 }
 
 TEST_CASE("matmul: alpha is folded in; unaligned leading dimensions and offsets", "[matmul]") {
-  TempCache tc;
+  StrictCache tc;
   auto be = kernels::make_backend("cpu");
   auto a = random_sparse(17, 23, 0.3, 4);
   for (auto prec : {kernels::Precision::double_, kernels::Precision::single}) {
@@ -146,7 +134,7 @@ class SlowProvider : public km::Provider {
 }  // namespace
 
 TEST_CASE("auto: restores C, never picks a slow candidate, decides deterministically", "[matmul][auto]") {
-  TempCache tc;
+  StrictCache tc;
   setenv("FRMINI_TUNE_CACHE", "0", 1);
   auto be = kernels::make_backend("cpu");
   auto provs = be->matmul_providers();
@@ -196,7 +184,7 @@ TEST_CASE("generated: literal embedding round-trips, strategies named", "[matmul
 
 TEST_CASE("generated (cpu): look-ahead kernels for whole panels, with coefficient registers",
           "[matmul]") {
-  TempCache tc;
+  StrictCache tc;
   auto be = kernels::make_backend("cpu");
   std::shared_ptr<km::Provider> gen;
   for (auto& p : be->matmul_providers())
@@ -237,7 +225,7 @@ TEST_CASE("generated (cpu): look-ahead prefetches beyond a 32-bit displacement f
   // panel needs gigabytes, so this checks the source and that it compiles (-Werror), for every
   // vector width the generator targets: compile-only, with that ISA's -march after the
   // machine's, so it runs on any x86-64 machine whatever its own ISA.
-  TempCache tc;
+  StrictCache tc;
   kernels::cpu::CpuBackend be(kernels::BackendOptions{});
   auto a = matrix(2, 3, {1.5, 0, -2, 0, 3, 0});
   auto an = km::analyse(a, 1.0);

@@ -12,8 +12,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <filesystem>
 #include <random>
 
 #include "kernels/backends.hpp"
@@ -23,26 +21,16 @@
 #include "operators/error.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/kernels/matmul_harness.hpp"
+#include "tests/support/temp_cache.hpp"
 
 using namespace frmini;
 using namespace frmini::test;
-namespace fs = std::filesystem;
 
 namespace {
 
-struct TempCache {
-  fs::path dir;
-  TempCache() {
-    dir = fs::temp_directory_path() / ("frmini-test-bounds-" + std::to_string(::getpid()));
-    fs::create_directories(dir);
-    setenv("FRMINI_CACHE_DIR", dir.c_str(), 1);
-    setenv("FRMINI_TUNE_CACHE", "0", 1);
-  }
-  ~TempCache() {
-    unsetenv("FRMINI_TUNE_CACHE");
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
+// Decisions of 'auto' are timed afresh, not read from an earlier run.
+struct FreshTuneCache : TempCache {
+  FreshTuneCache() : TempCache("FRMINI_TUNE_CACHE", "0") {}
 };
 
 constexpr double canary = -7.25;  // exact in both precisions
@@ -168,7 +156,7 @@ struct Case {
 
 TEST_CASE("matmul bounds: every cpu provider and auto stay inside their panels on ragged widths",
           "[matmul][bounds]") {
-  TempCache tc;
+  FreshTuneCache tc;
   auto be = kernels::make_backend("cpu");
   // A random sparse 13 x 11 operator with no empty row (libxsmm declines those for beta = 0).
   std::mt19937 rng(11);
