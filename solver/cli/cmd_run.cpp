@@ -60,6 +60,9 @@ int run(const std::vector<std::string>& argv, bool restart) {
   solver::SolutionFile sf;
   if (restart) {
     sf = solver::read_solution(a.get("solution"));
+    if (sf.variables != "conserved")
+      throw UserError(a.get("solution") + ": holds time averages (" + sf.variables +
+                      "), not a solution to restart from");
     o.restart = &sf;
   }
   solver::run_case(k, o);

@@ -24,6 +24,7 @@ void write_solution(const std::string& path, const SolutionFile& s) {
     h5::write_attr(r, "order", int64_t(s.order), path);
     h5::write_attr(r, "ndims", int64_t(s.ndims), path);
     h5::write_attr(r, "nvars", int64_t(s.nvars), path);
+    h5::write_attr(r, "variables", s.variables, path);
     // The integrator state as doubles: exact for times and steps alike.
     const auto& st = s.state;
     std::vector<double> stats = {st.t, st.dt, st.errprev, double(st.nsteps), double(st.nrejected)};
@@ -52,6 +53,10 @@ SolutionFile read_solution(const std::string& path) {
   s.order = int(h5::read_attr_int(r, "order", path));
   s.ndims = int(h5::read_attr_int(r, "ndims", path));
   s.nvars = int(h5::read_attr_int(r, "nvars", path));
+  // Files written before the attribute existed hold conserved variables.
+  if (H5Aexists(r, "variables") > 0) s.variables = h5::read_attr_string(r, "variables", path);
+  if (s.variables != "conserved" && s.variables != "primitive-mean")
+    throw UserError(path + ": unknown variables '" + s.variables + "'");
   std::vector<hsize_t> dims;
   auto stats = h5::read_doubles(r, "stats", dims, path);
   if (stats.size() != 5) throw UserError(path + ": malformed /stats");

@@ -18,6 +18,9 @@ struct SolutionFile {
   std::string mesh_uuid;
   std::string system;        // euler | navier-stokes
   int order = 0, ndims = 0, nvars = 0;
+  // What /soln holds: "conserved" (a solution: rho, rho u..., E) or "primitive-mean" (the
+  // tavg plugin's running means of rho, u, v[, w], p). Only conserved files restart.
+  std::string variables = "conserved";
   IntegratorState state;
   std::vector<std::string> etypes;
   std::vector<std::vector<double>> soln;  // per group [neles][nvars][nupts]
