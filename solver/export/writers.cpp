@@ -1,0 +1,67 @@
+// Atomic VTK XML writers: each file goes to a temporary name and is renamed when complete.
+#include <cstdio>
+
+#include <vtkNew.h>
+#include <vtkXMLDataElement.h>
+#include <vtkXMLPolyDataWriter.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+#include <vtkXMLUtilities.h>
+
+#include "operators/atomic_file.hpp"
+#include "operators/error.hpp"
+#include "solver/export/export_vtk.hpp"
+
+namespace frmini::solver::exporter {
+
+namespace {
+
+template <class Writer, class Data>
+void write_xml(const std::string& path, Data* data) {
+  write_atomically(path, [&](const std::filesystem::path& tmp) {
+    vtkNew<Writer> w;
+    w->SetFileName(tmp.string().c_str());
+    w->SetInputData(data);
+    w->SetDataModeToAppended();
+    w->EncodeAppendedDataOff();  // raw binary: smaller and faster than base64
+    w->SetCompressorTypeToZLib();
+    if (w->Write() != 1) throw UserError(path + ": cannot write the VTK file");
+  });
+}
+
+}  // namespace
+
+void write_vtu(const std::string& path, vtkUnstructuredGrid* grid) {
+  write_xml<vtkXMLUnstructuredGridWriter>(path, grid);
+}
+
+void write_vtp(const std::string& path, vtkPolyData* poly) {
+  write_xml<vtkXMLPolyDataWriter>(path, poly);
+}
+
+void write_pvd(const std::string& path, const std::vector<PvdEntry>& entries) {
+  vtkNew<vtkXMLDataElement> root;
+  root->SetName("VTKFile");
+  root->SetAttribute("type", "Collection");
+  root->SetAttribute("version", "0.1");
+  root->SetAttribute("byte_order", "LittleEndian");
+  vtkNew<vtkXMLDataElement> coll;
+  coll->SetName("Collection");
+  for (const auto& en : entries) {
+    vtkNew<vtkXMLDataElement> ds;
+    ds->SetName("DataSet");
+    char t[32];
+    std::snprintf(t, sizeof t, "%.17g", en.time);  // the exact time, as the solution has it
+    ds->SetAttribute("timestep", t);
+    ds->SetAttribute("group", "");
+    ds->SetAttribute("part", "0");
+    ds->SetAttribute("file", en.file.c_str());
+    coll->AddNestedElement(ds);
+  }
+  root->AddNestedElement(coll);
+  write_atomically(path, [&](const std::filesystem::path& tmp) {
+    if (!vtkXMLUtilities::WriteElementToFile(root, tmp.string().c_str()))
+      throw UserError(path + ": cannot write the collection file");
+  });
+}
+
+}  // namespace frmini::solver::exporter

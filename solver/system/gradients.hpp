@@ -1,0 +1,22 @@
+// The physical gradient of a solution at the solution points of one element group, on the
+// host in double precision, exactly as the solver's gradcoru step forms it from the reference
+// gradient: grad_x u = (1/|J|) S^T (M4 u), S = |J| J^-1 the metric terms of GroupGeometry.
+// (Without the correction term M6: what post-processing wants is the gradient of the element's
+// own polynomial, the same as solver/plugins/forces.cpp's upts_gradient.)
+#pragma once
+
+#include <vector>
+
+#include "operators/operators.hpp"
+#include "solver/system/geometry.hpp"
+
+namespace frmini::solver {
+
+// `soln` is the group's [neles][nvars][nupts] array (a solution file's layout). Returns
+// [neles][ndims][nvars][nupts]: d u_v / d x_j of element e at upt i at
+// ((e*ndims + j)*nvars + v)*nupts + i.
+std::vector<double> upts_gradients(const operators::ElementOperators& ops,
+                                   const GroupGeometry& geo, const std::vector<double>& soln,
+                                   int nvars);
+
+}  // namespace frmini::solver
