@@ -130,6 +130,9 @@ int run_export(const std::vector<std::string>& argv) {
     ctx_of[i] = c;
   }
 
+  if (!bo.name.empty())
+    for (const auto& c : ctxs) ex::check_boundary(c, bo);
+
   std::vector<ex::PvdEntry> vols, bnds;
   for (std::size_t i : idx) {
     const auto& s = solns[i];

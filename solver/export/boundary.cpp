@@ -1,5 +1,6 @@
 // The boundary surface: every face of one named boundary sampled on its own lattice, with the
 // wall quantities cp and cf.
+#include <algorithm>
 #include <cmath>
 
 #include <vtkCellArray.h>
@@ -15,16 +16,6 @@
 namespace frmini::solver::exporter {
 
 namespace {
-
-double reference(double flag, const SolutionContext& ctx, const char* key, const char* option,
-                 double fallback) {
-  if (!std::isnan(flag)) return flag;
-  auto it = ctx.constants.find(key);
-  if (it != ctx.constants.end()) return it->second;
-  if (!std::isnan(fallback)) return fallback;
-  throw UserError(std::string("export: --boundary needs ") + key +
-                  " in the case's [constants] or " + option);
-}
 
 // Unit outward normal at reference point x of element e: cof(J) n^, cof(J) = |J| J^-T, with J
 // from the mesh's shape functions (curved faces included).
@@ -65,20 +56,10 @@ vtkSmartPointer<vtkPolyData> boundary_surface(const SolutionContext& ctx,
                                               const ExportOptions& opts,
                                               const BoundaryOptions& bopts) {
   check_fields(opts.fields);
+  const ReferenceState ref = check_boundary(ctx, bopts);
   const auto& bnames = ctx.mesh.boundaries;
-  auto bit = std::find(bnames.begin(), bnames.end(), bopts.name);
-  if (bit == bnames.end()) {
-    std::string all;
-    for (const auto& b : bnames) all += (all.empty() ? "" : ", ") + b;
-    throw UserError("export: --boundary: the mesh has no boundary '" + bopts.name +
-                    "' (it has: " + all + ")");
-  }
-  const int bidx = int(bit - bnames.begin());
-  const double uinf = reference(bopts.uinf, ctx, "Uinf", "--uinf", NAN);
-  const double pinf = reference(bopts.pinf, ctx, "Pinf", "--pinf", NAN);
-  const double rhoinf = reference(bopts.rhoinf, ctx, "rhoinf", "--rhoinf", 1.0);
-  const double qinf = 0.5 * rhoinf * uinf * uinf;
-  if (!(qinf > 0)) throw UserError("export: --boundary: the reference dynamic pressure must be > 0");
+  const int bidx = int(std::find(bnames.begin(), bnames.end(), bopts.name) - bnames.begin());
+  const double pinf = ref.pinf, qinf = ref.qinf();
 
   const int k = opts.divisor > 0 ? opts.divisor : (opts.order > 0 ? opts.order : std::max(soln.order, 1));
   const bool primitive = soln.variables == "primitive-mean";

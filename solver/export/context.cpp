@@ -1,5 +1,7 @@
 // Resolving a solution file's mesh and physics for export (no VTK needed: the CLI and the
 // export plugin use it in every build).
+#include <algorithm>
+#include <cmath>
 #include <filesystem>
 
 #include "meshes/connectivity.hpp"
@@ -77,6 +79,37 @@ SolutionContext load_solution_context(const SolutionFile& s, const std::string& 
   }
   for (const auto& g : ctx.mesh.groups) ctx.upts[g.etype] = c.str("solver.points", g.etype);
   return ctx;
+}
+
+namespace {
+
+double reference(double flag, const SolutionContext& ctx, const char* key, const char* option,
+                 double fallback) {
+  if (!std::isnan(flag)) return flag;
+  auto it = ctx.constants.find(key);
+  if (it != ctx.constants.end()) return it->second;
+  if (!std::isnan(fallback)) return fallback;
+  throw UserError(std::string("export: --boundary needs ") + key +
+                  " in the case's [constants] or " + option);
+}
+
+}  // namespace
+
+ReferenceState check_boundary(const SolutionContext& ctx, const BoundaryOptions& bopts) {
+  const auto& bnames = ctx.mesh.boundaries;
+  if (std::find(bnames.begin(), bnames.end(), bopts.name) == bnames.end()) {
+    std::string all;
+    for (const auto& b : bnames) all += (all.empty() ? "" : ", ") + b;
+    throw UserError("export: --boundary: the mesh has no boundary '" + bopts.name +
+                    "' (it has: " + (all.empty() ? std::string("none") : all) + ")");
+  }
+  ReferenceState r;
+  r.uinf = reference(bopts.uinf, ctx, "Uinf", "--uinf", NAN);
+  r.pinf = reference(bopts.pinf, ctx, "Pinf", "--pinf", NAN);
+  r.rhoinf = reference(bopts.rhoinf, ctx, "rhoinf", "--rhoinf", 1.0);
+  if (!(r.qinf() > 0))
+    throw UserError("export: --boundary: the reference dynamic pressure rhoinf Uinf^2/2 must be > 0");
+  return r;
 }
 
 meshes::Mesh mesh_for_solution(const SolutionFile& soln, const std::string& mesh_override,

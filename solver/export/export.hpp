@@ -59,6 +59,15 @@ struct BoundaryOptions {
   double rhoinf = std::numeric_limits<double>::quiet_NaN();
 };
 
+// The reference state of cp and cf: flags first, then [constants] Uinf, Pinf, rhoinf (1 when
+// absent). Throws UserError when `bopts.name` is no boundary of the mesh, or Uinf or Pinf is
+// unknown: call it before writing anything.
+struct ReferenceState {
+  double uinf = 0, pinf = 0, rhoinf = 1;
+  double qinf() const { return 0.5 * rhoinf * uinf * uinf; }
+};
+ReferenceState check_boundary(const SolutionContext& ctx, const BoundaryOptions& bopts);
+
 // The writers: each file is written to a temporary name and renamed. Return the number of
 // cells written.
 long write_volume(const std::string& path, const SolutionContext& ctx, const SolutionFile& soln,

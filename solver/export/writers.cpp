@@ -1,6 +1,7 @@
 // Atomic VTK XML writers: each file goes to a temporary name and is renamed when complete.
-#include <cstdio>
+#include <charconv>
 
+#include <vtkIndent.h>
 #include <vtkNew.h>
 #include <vtkXMLDataElement.h>
 #include <vtkXMLPolyDataWriter.h>
@@ -50,7 +51,8 @@ void write_pvd(const std::string& path, const std::vector<PvdEntry>& entries) {
     vtkNew<vtkXMLDataElement> ds;
     ds->SetName("DataSet");
     char t[32];
-    std::snprintf(t, sizeof t, "%.17g", en.time);  // the exact time, as the solution has it
+    // Shortest text that reads back as the same double: the solution's exact time.
+    *std::to_chars(t, t + sizeof t - 1, en.time).ptr = '\0';
     ds->SetAttribute("timestep", t);
     ds->SetAttribute("group", "");
     ds->SetAttribute("part", "0");
@@ -59,7 +61,8 @@ void write_pvd(const std::string& path, const std::vector<PvdEntry>& entries) {
   }
   root->AddNestedElement(coll);
   write_atomically(path, [&](const std::filesystem::path& tmp) {
-    if (!vtkXMLUtilities::WriteElementToFile(root, tmp.string().c_str()))
+    vtkIndent indent;  // one element per line, for people reading the file
+    if (!vtkXMLUtilities::WriteElementToFile(root, tmp.string().c_str(), &indent))
       throw UserError(path + ": cannot write the collection file");
   });
 }
