@@ -70,6 +70,7 @@ int run_export(const std::vector<std::string>& argv) {
   }
   const ArgParser p = parser();
   const Args a = p.parse(opts);
+  if (!ex::have_vtk()) throw UserError("export: built without VTK (install libvtk9-dev)");
   if (pos.size() < 2)
     throw UserError("export: needs solution files and an output .vtu or .pvd (see frmini export --help)");
   const fs::path out = pos.back();
@@ -102,7 +103,11 @@ int run_export(const std::vector<std::string>& argv) {
 
   // Read every file first, so a missing or mismatched one fails before anything is written.
   std::vector<solver::SolutionFile> solns;
-  for (const auto& f : pos) solns.push_back(solver::read_solution(f));
+  for (const auto& f : pos) {
+    // Said here: the HDF5 layer's message for a missing file speaks of meshes.
+    if (!fs::is_regular_file(f)) throw UserError("export: " + f + ": no such solution file");
+    solns.push_back(solver::read_solution(f));
+  }
   std::vector<std::size_t> idx(pos.size());
   for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
   std::stable_sort(idx.begin(), idx.end(), [&](std::size_t x, std::size_t y) {

@@ -19,6 +19,10 @@
 
 namespace frmini::solver::exporter {
 
+// False in a build without VTK, where the writers below throw "built without VTK": callers
+// check first so the user hears that before anything else.
+bool have_vtk();
+
 // What a solution file's case says that export needs, resolved once per file set.
 struct SolutionContext {
   meshes::Mesh mesh;

@@ -31,6 +31,8 @@ void write_xml(const std::string& path, Data* data) {
 
 }  // namespace
 
+bool have_vtk() { return true; }
+
 void write_vtu(const std::string& path, vtkUnstructuredGrid* grid) {
   write_xml<vtkXMLUnstructuredGridWriter>(path, grid);
 }
