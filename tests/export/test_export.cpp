@@ -28,6 +28,7 @@
 #include "operators/operators.hpp"
 #include "solver/export/export_vtk.hpp"
 #include "solver/system/geometry.hpp"
+#include "solver/system/gradients.hpp"
 
 namespace fs = std::filesystem;
 using namespace frmini;
@@ -277,9 +278,10 @@ TEST_CASE("a polynomial density of the solution's degree is exact at the output 
         auto s = make_solution(ctx.mesh, p, [p](double x, double y, double z) {
           return std::array<double, 5>{poly(x, y, z, p), 0.1, 0.2, 0.0, 1.0};
         });
-        for (int div : {0, 2}) {
+        for (int div : {0, 2, -4}) {  // -4: Lagrange cells of order 4 (--order 4)
           ex::ExportOptions o;
-          o.divisor = div;
+          if (div > 0) o.divisor = div;
+          else if (div < 0) o.order = -div;
           o.fields = {"rho"};
           auto g = write_and_read(ctx, s, o);
           vtkDataArray* rho = g->GetPointData()->GetArray("rho");
@@ -479,4 +481,49 @@ TEST_CASE("the mesh must be the solution's", "[export]") {
 TEST_CASE("unknown fields are refused", "[export]") {
   REQUIRE_NOTHROW(ex::check_fields({"rho", "qcrit"}));
   REQUIRE_THROWS_WITH(ex::check_fields({"rho", "density"}), Catch::Contains("unknown field 'density'"));
+}
+
+TEST_CASE("upts_gradients: the exact gradient of a cubic on affine elements", "[export]") {
+  // d poly(x, y, z, 3) / d(x, y, z), by hand.
+  auto dpoly = [](double x, double y, double z) {
+    return std::array<double, 3>{
+        0.3 + 0.05 * y + 0.06 * x + 0.01 * y * z - 0.06 * x * x + 0.015 * y * y,
+        -0.2 + 0.05 * x + 0.02 * z + 0.01 * x * z + 0.03 * x * y,
+        0.1 - 0.08 * z + 0.02 * y + 0.01 * x * y + 0.03 * z * z};
+  };
+  for (const std::string et : {"quad", "tri", "hex", "tet", "pri", "pyr"}) {
+    SECTION(et) {
+      auto ctx = single_type_mesh(et);
+      const auto& g = ctx.mesh.groups.at(0);
+      const int nd = ctx.mesh.ndims, p = 3;
+      const auto ops = operators::build_operators(et, p);
+      const auto geo = solver::compute_geometry(g, nd, ops);
+      const auto ploc = solver::ploc_at(g, nd, ops.upts);
+      const std::size_t ne = std::size_t(g.neles), nu = std::size_t(ops.nupts);
+      auto xyz = [&](std::size_t e, std::size_t i) {
+        std::array<double, 3> x{};
+        for (int c = 0; c < nd; ++c) x[std::size_t(c)] = ploc[(i * std::size_t(nd) + std::size_t(c)) * ne + e];
+        return x;
+      };
+      // Two variables: f = poly and 2 f, so the variable index is exercised too.
+      std::vector<double> u(ne * 2 * nu);
+      for (std::size_t e = 0; e < ne; ++e)
+        for (std::size_t i = 0; i < nu; ++i) {
+          const auto x = xyz(e, i);
+          u[(e * 2 + 0) * nu + i] = poly(x[0], x[1], x[2], p);
+          u[(e * 2 + 1) * nu + i] = 2 * poly(x[0], x[1], x[2], p);
+        }
+      const auto grad = solver::upts_gradients(ops, geo, u, 2);
+      REQUIRE(grad.size() == ne * std::size_t(nd) * 2 * nu);
+      for (std::size_t e = 0; e < ne; ++e)
+        for (std::size_t i = 0; i < nu; ++i) {
+          const auto x = xyz(e, i);
+          const auto want = dpoly(x[0], x[1], x[2]);
+          for (std::size_t j = 0; j < std::size_t(nd); ++j)
+            for (std::size_t v = 0; v < 2; ++v)
+              REQUIRE(std::abs(grad[((e * std::size_t(nd) + j) * 2 + v) * nu + i] -
+                               double(v + 1) * want[j]) < 1e-12);
+        }
+    }
+  }
 }
