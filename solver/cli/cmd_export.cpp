@@ -86,6 +86,7 @@ int run_export(const std::vector<std::string>& argv) {
   if (a.given("order")) eo.order = int(a.get_int("order", 1, 12));
   if (a.given("divisor")) eo.divisor = int(a.get_int("divisor", 1, 64));
   if (eo.order && eo.divisor) throw UserError("export: give --order or --divisor, not both");
+  if (a.given("gas-constant")) eo.R = a.get_double("gas-constant");
   eo.fields = a.get_list("fields");
   ex::check_fields(eo.fields);
   ex::BoundaryOptions bo;
@@ -143,8 +144,6 @@ int run_export(const std::vector<std::string>& argv) {
     const auto& s = solns[i];
     const auto& ctx = ctxs[ctx_of[i]];
     ex::ExportOptions o = eo;
-    o.R = a.given("gas-constant") ? a.get_double("gas-constant")
-          : ctx.constants.count("Rgas") ? ctx.constants.at("Rgas") : 1.0;
     const std::string tag = fs::path(pos[i]).stem().string();
     fs::path vpath = collection ? out.parent_path() / (out.stem().string() + "-" + tag + ".vtu") : out;
     const long nc = ex::write_volume(vpath.string(), ctx, s, o);

@@ -69,7 +69,7 @@ vtkSmartPointer<vtkPolyData> boundary_surface(const SolutionContext& ctx,
   auto points = vtkSmartPointer<vtkPoints>::New();
   points->SetDataTypeToDouble();
   auto cells = vtkSmartPointer<vtkCellArray>::New();
-  PointArrays arrays(opts.fields, ph.gamma, opts.R);
+  PointArrays arrays(opts.fields, ph.gamma, gas_constant(ctx, opts));
   auto mk = [](const char* name, int nc) {
     auto a = vtkSmartPointer<vtkDoubleArray>::New();
     a->SetName(name);

@@ -95,6 +95,12 @@ double reference(double flag, const SolutionContext& ctx, const char* key, const
 
 }  // namespace
 
+double gas_constant(const SolutionContext& ctx, const ExportOptions& opts) {
+  if (!std::isnan(opts.R)) return opts.R;
+  auto it = ctx.constants.find("Rgas");
+  return it == ctx.constants.end() ? 1.0 : it->second;
+}
+
 ReferenceState check_boundary(const SolutionContext& ctx, const BoundaryOptions& bopts) {
   const auto& bnames = ctx.mesh.boundaries;
   if (std::find(bnames.begin(), bnames.end(), bopts.name) == bnames.end()) {

@@ -46,8 +46,11 @@ struct ExportOptions {
   int divisor = 0;  // > 0: linear sub-cells, this many per edge, instead of Lagrange cells
   // Point-data arrays to write (empty: all of field_names()).
   std::vector<std::string> fields;
-  double R = 1.0;   // gas constant for T = p/(rho R) ([constants] R when the case has one)
+  // R in T = p/(rho R); NaN: [constants] Rgas, else 1 (not "R": cases use that name for
+  // other things, e.g. the vortex radius of euler-vortex.toml).
+  double R = std::numeric_limits<double>::quiet_NaN();
 };
+double gas_constant(const SolutionContext& ctx, const ExportOptions& opts);
 
 // The point-data arrays export can write, in output order: rho velocity p T mach vorticity
 // vorticity-mag qcrit. Throws UserError naming an unknown one.

@@ -34,7 +34,7 @@ vtkSmartPointer<vtkUnstructuredGrid> volume_grid(const SolutionContext& ctx,
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   auto points = vtkSmartPointer<vtkPoints>::New();
   points->SetDataTypeToDouble();
-  PointArrays arrays(opts.fields, ctx.phys.gamma, opts.R);
+  PointArrays arrays(opts.fields, ctx.phys.gamma, gas_constant(ctx, opts));
   auto types = vtkSmartPointer<vtkUnsignedCharArray>::New();
   auto cells = vtkSmartPointer<vtkCellArray>::New();
   std::vector<double> q, grad;

@@ -527,3 +527,18 @@ TEST_CASE("upts_gradients: the exact gradient of a cubic on affine elements", "[
     }
   }
 }
+
+TEST_CASE("T uses [constants] Rgas unless R is given", "[export]") {
+  auto ctx = single_type_mesh("quad");
+  auto s = make_solution(ctx.mesh, 1, uniform);  // rho 1.2, p 2.5
+  ex::ExportOptions o;
+  o.fields = {"T"};
+  REQUIRE(write_and_read(ctx, s, o)->GetPointData()->GetArray("T")->GetTuple1(0) ==
+          Catch::Detail::Approx(2.5 / 1.2).epsilon(1e-14));
+  ctx.constants["Rgas"] = 4.0;
+  REQUIRE(write_and_read(ctx, s, o)->GetPointData()->GetArray("T")->GetTuple1(0) ==
+          Catch::Detail::Approx(2.5 / (1.2 * 4.0)).epsilon(1e-14));
+  o.R = 0.5;
+  REQUIRE(write_and_read(ctx, s, o)->GetPointData()->GetArray("T")->GetTuple1(0) ==
+          Catch::Detail::Approx(2.5 / (1.2 * 0.5)).epsilon(1e-14));
+}
