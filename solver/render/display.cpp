@@ -22,13 +22,15 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The Xvfb this process started; stopped by its destructor at exit.
+// The Xvfb this process started; stopped by its destructor at exit. A forked child inherits
+// this object but not the server: only the process that started it (owner) uses or stops it.
 struct Xvfb {
   pid_t pid = -1;
+  pid_t owner = -1;
   std::string display;
   ~Xvfb() { stop(); }
   bool running() {
-    if (pid <= 0) return false;
+    if (pid <= 0 || owner != getpid()) return false;
     int status;
     if (waitpid(pid, &status, WNOHANG) == pid) {
       pid = -1;
@@ -37,7 +39,7 @@ struct Xvfb {
     return true;
   }
   void stop() {
-    if (pid <= 0) return;
+    if (pid <= 0 || owner != getpid()) return;
     kill(pid, SIGTERM);
     int status;
     waitpid(pid, &status, 0);
@@ -98,6 +100,7 @@ bool start_on(const std::string& xvfb, int n, Xvfb& x) {
     _exit(127);
   }
   x.pid = pid;
+  x.owner = parent;
   x.display = disp;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < deadline) {

@@ -93,12 +93,13 @@ vtkSmartPointer<vtkScalarBarActor> colour_bar(vtkColorTransferFunction* ctf, con
   bar->SetLookupTable(ctf);
   bar->SetTitle(title.c_str());
   bar->SetOrientationToHorizontal();
+  bar->SetTextPositionToPrecedeScalarBar();  // labels under the bar, clear of the title
   bar->SetNumberOfLabels(5);
   bar->SetLabelFormat("%-#6.3g");
   bar->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
-  bar->GetPositionCoordinate()->SetValue(0.3, 0.02);
+  bar->GetPositionCoordinate()->SetValue(0.3, 0.01);
   bar->SetWidth(0.4);
-  bar->SetHeight(0.12);
+  bar->SetHeight(0.14);
   bar->UnconstrainedFontSizeOn();
   for (auto* t : {bar->GetTitleTextProperty(), bar->GetLabelTextProperty()}) {
     t->SetColor(0.1, 0.1, 0.1);
