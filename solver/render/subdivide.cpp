@@ -86,7 +86,6 @@ Template make_template(vtkGenericCell& cell, Family fam, int level) {
       break;
     case Family::Tri:
       quads = tri_quads(corner(0), corner(1), corner(2));
-      m = (level + 1) / 2;
       break;
     case Family::Wedge: {
       const auto bottom = tri_quads(corner(0), corner(1), corner(2));
@@ -94,7 +93,6 @@ Template make_template(vtkGenericCell& cell, Family fam, int level) {
       for (int q = 0; q < 3; ++q)
         hexes.push_back({bottom[q][0], bottom[q][1], bottom[q][2], bottom[q][3], top[q][0],
                          top[q][1], top[q][2], top[q][3]});
-      m = (level + 1) / 2;
       break;
     }
     case Family::Tet: {
@@ -108,7 +106,6 @@ Template make_template(vtkGenericCell& cell, Family fam, int level) {
         hexes.push_back({a, mid(a, b), mean({a, b, c}), mid(a, c), mid(a, d), mean({a, b, d}), g,
                          mean({a, c, d})});
       }
-      m = (level + 1) / 2;
       break;
     }
     case Family::Other:

@@ -4,8 +4,9 @@
 // Each nonlinear cell (Lagrange, Bezier and quadratic quad/hex/tri/tet/wedge) is cut into linear
 // quads or hexes in its parametric space: a quad or hex directly into level^d sub-cells; a
 // triangle into 3 quads, a tet into 4 hexes and a wedge into 3 hexes (corner, edge midpoints,
-// face centres, centroid), each then cut ceil(level / 2) times per edge because it spans half
-// the cell. Coordinates and fields at the sub-cell corners come from VTK's own interpolation
+// face centres, centroid), each piece then cut `level` times per edge too: their sub-cells are
+// half the size of a quad's or hex's, which the longer edges of simplices (up to a cube's
+// diagonal in a hex split into tets) need for the same accuracy. Coordinates and fields at the sub-cell corners come from VTK's own interpolation
 // functions of the cell (vtkCell::InterpolateFunctions), computed once per cell type and node
 // count, so the pieces are exact samples of the high-order geometry and solution. Linear cells
 // and cell types not listed are copied unchanged.

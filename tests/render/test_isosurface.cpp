@@ -1,6 +1,7 @@
 // Isosurfaces of analytic fields land where they should: spheres r = R on linear and Lagrange
 // hexes (mean and max radius error, area against 4 pi R^2), a circle's length in 2D, several
 // specs in one surface, vector magnitudes and components, and the user's errors.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -120,6 +121,36 @@ TEST_CASE("isosurface: a sphere on Lagrange hexes follows the high-order field",
   }
 }
 
+TEST_CASE("isosurface: spheres and circles on Lagrange tets, wedges and triangles",
+          "[render][isosurface]") {
+  // The same exact r^2 on straight-sided tets and wedges of order 2 (384 tets, 128 wedges; node
+  // positions from VTK's own parametric coordinates), cut into 4 hexes (tet), 3 hexes (wedge) or
+  // 3 quads (triangle) and then subdivided. A wrong node order or piece would scramble these.
+  using frmini::test::Simplex;
+  const double R = 0.7;
+  for (const auto kind : {Simplex::Tet, Simplex::Wedge}) {
+    INFO((kind == Simplex::Tet ? "tets" : "wedges"));
+    auto grid = frmini::test::simplex_grid(kind, {4, 4, 4}, {-1, -1, -1}, {1, 1, 1}, 2, {kR2});
+    vtkNew<vtkPolyData> iso;
+    CHECK(make_isosurfaces(*grid, one("r2=0.49"), *iso) > 100);
+    const auto e = sphere_error(iso, R);
+    // Measured: tets 3.6e-4, 2.1e-3, 1.9e-3; wedges 1.2e-3, 2.8e-3, 6.2e-3.
+    CHECK(e.mean < 1.5e-3);
+    CHECK(e.max < 3.5e-3);
+    CHECK(e.area_rel < 1e-2);
+  }
+  auto tris = frmini::test::simplex_grid(Simplex::Tri, {5, 5, 0}, {-1, -1, 0}, {1, 1, 0}, 3, {kR2});
+  vtkNew<vtkPolyData> circle;
+  CHECK(make_isosurfaces(*tris, one("r2=0.36"), *circle) > 20);
+  double worst = 0;
+  for (vtkIdType i = 0; i < circle->GetNumberOfPoints(); ++i) {
+    const double* x = circle->GetPoint(i);
+    worst = std::max(worst, std::abs(norm({x[0], x[1], 0}) - 0.6));
+  }
+  std::printf("circle on triangles: radius error %.3g\n", worst);
+  CHECK(worst < 1e-3);  // measured 3.7e-4
+}
+
 TEST_CASE("isosurface: several specs in one surface, tagged, with the colour field",
           "[render][isosurface]") {
   // colour c = x + 2y + 3z is linear, so its interpolated values are exact at every point.
@@ -214,4 +245,15 @@ TEST_CASE("isosurface: unknown fields and values out of range are one-line error
                     "--isosurface 'r2:y=0.5': field 'r2' has 1 component(s), no r2 (y)");
   CHECK_THROWS_WITH(make_isosurfaces(*grid, one("r2=0.5", "mach"), *iso),
                     "--color-by 'mach': no point field 'mach' (fields: r2)");
+}
+
+TEST_CASE("isosurface: timing on a cylinder-sized grid", "[.][perf]") {
+  // About the size of cylinder-re3900 at p = 3: 41.6k cubic hexes, 2.7M points.
+  auto c = scalar_field("c", [](const X3& x) { return x[0]; });
+  auto grid = box_grid({40, 40, 26}, {-1, -1, -1}, {1, 1, 1}, 3, {kR2, c});
+  vtkNew<vtkPolyData> iso;
+  const auto t0 = std::chrono::steady_clock::now();
+  const long n = make_isosurfaces(*grid, {{parse_iso_spec("r2=0.49")}, "c", 0}, *iso);
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  std::printf("%ld polygons in %.2f s\n", n, s);
 }
