@@ -85,7 +85,9 @@ Colouring colour_by(vtkDataSet& copy, const FieldChoice& choice, const PictureOp
   copy.GetPointData()->SetScalars(s);
   std::string label = choice.label();
   if (choice.component < 0 && a->GetNumberOfComponents() > 1) label = "|" + choice.array + "|";
-  return {colour_map(range, signed_field && !o.range), label};
+  // Diverging when the colours straddle zero: signs matter more than magnitudes there.
+  const bool diverging = o.range ? (range[0] < 0 && range[1] > 0) : signed_field;
+  return {colour_map(range, diverging), label};
 }
 
 vtkSmartPointer<vtkScalarBarActor> colour_bar(vtkColorTransferFunction* ctf, const std::string& title) {
