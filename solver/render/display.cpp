@@ -4,11 +4,13 @@
 #include <csignal>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <mutex>
 #include <string_view>
 #include <thread>
 
 #include <X11/Xlib.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -22,13 +24,23 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The Xvfb this process started; stopped by its destructor at exit. A forked child inherits
-// this object but not the server: only the process that started it (owner) uses or stops it.
+// The Xvfb this process started, and a connection this process keeps open to its display.
+// An X server resets when its last client disconnects and refuses connections meanwhile, so a
+// check that opened and closed the display could leave VTK's own attempt (which aborts on
+// failure) to land in that window; the kept connection means there is always a client. At exit
+// the connection is closed and the server stopped. A forked child inherits this object but not
+// the server: only the process that made them (owner) uses or closes them.
 struct Xvfb {
   pid_t pid = -1;
   pid_t owner = -1;
   std::string display;
-  ~Xvfb() { stop(); }
+  Display* kept = nullptr;
+  pid_t kept_owner = -1;
+  std::string kept_name;
+  ~Xvfb() {
+    release();
+    stop();
+  }
   bool running() {
     if (pid <= 0 || owner != getpid()) return false;
     int status;
@@ -44,6 +56,22 @@ struct Xvfb {
     int status;
     waitpid(pid, &status, 0);
     pid = -1;
+  }
+  // Keeps a connection to `name` open; false if it cannot be opened.
+  bool keep(const std::string& name) {
+    if (kept && kept_name == name && kept_owner == getpid()) return true;
+    release();
+    kept = XOpenDisplay(name.c_str());
+    if (!kept) return false;
+    kept_name = name;
+    kept_owner = getpid();
+    return true;
+  }
+  void release() {
+    // In a forked child the connection's socket is the parent's: leave it alone.
+    if (kept && kept_owner == getpid()) XCloseDisplay(kept);
+    kept = nullptr;
+    kept_name.clear();
   }
 };
 
@@ -82,6 +110,14 @@ bool accepts(int n) {
   return ok;
 }
 
+// The pid written in display n's lock file by the X server that holds it; -1 if none.
+pid_t lock_owner(int n) {
+  std::ifstream lock("/tmp/.X" + std::to_string(n) + "-lock");
+  long pid = -1;
+  if (!(lock >> pid)) return -1;
+  return static_cast<pid_t>(pid);
+}
+
 // Starts Xvfb on :n; true once it accepts connections, false if it exited (display taken).
 bool start_on(const std::string& xvfb, int n, Xvfb& x) {
   const std::string disp = ":" + std::to_string(n);
@@ -92,11 +128,17 @@ bool start_on(const std::string& xvfb, int n, Xvfb& x) {
     // The server must not outlive frmini, even when frmini is killed.
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent) _exit(1);
-    // Xvfb's own chatter (font warnings, "server already active") is not ours to show.
-    if (FILE* null = std::freopen("/dev/null", "w", stderr)) (void)null;
-    if (FILE* null = std::freopen("/dev/null", "w", stdout)) (void)null;
+    // Xvfb's own chatter (font warnings, "server already active") is not ours to show. Only
+    // async-signal-safe calls between fork and exec: the parent may have threads.
+    const int null = open("/dev/null", O_WRONLY);
+    if (null >= 0) {
+      dup2(null, STDOUT_FILENO);
+      dup2(null, STDERR_FILENO);
+    }
+    // -noreset: no reset (and refused connections) when the last client leaves, as a second
+    // guard beside the connection kept open.
     execl(xvfb.c_str(), "Xvfb", disp.c_str(), "-screen", "0", "1920x1080x24", "-nolisten", "tcp",
-          static_cast<char*>(nullptr));
+          "-noreset", static_cast<char*>(nullptr));
     _exit(127);
   }
   x.pid = pid;
@@ -105,19 +147,17 @@ bool start_on(const std::string& xvfb, int n, Xvfb& x) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
   while (std::chrono::steady_clock::now() < deadline) {
     if (!x.running()) return false;
-    if (accepts(n)) return true;
+    // Another process may have started a server on :n at the same moment (tests run in
+    // parallel): the socket then answers although ours is about to give up. The lock file
+    // holds the pid of the server that won.
+    if (accepts(n)) {
+      if (lock_owner(n) == pid) return true;
+      if (lock_owner(n) > 0) break;
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   x.stop();
   return false;
-}
-
-// Opens and closes the display with Xlib: VTK's own attempt aborts the process on failure.
-bool can_open(const std::string& display) {
-  Display* d = XOpenDisplay(display.c_str());
-  if (!d) return false;
-  XCloseDisplay(d);
-  return true;
 }
 
 }  // namespace
@@ -132,8 +172,7 @@ std::string ensure_display() {
   auto& x = server();
   const char* env = std::getenv("DISPLAY");
   if (env && *env) {
-    if (x.running() && x.display == env) return env;
-    if (!can_open(env))
+    if (!x.keep(env))
       throw UserError(std::string("cannot connect to the X display DISPLAY=") + env +
                       ": check it, or unset DISPLAY to let frmini start Xvfb");
     return env;
@@ -151,12 +190,11 @@ std::string ensure_display() {
         fs::exists("/tmp/.X11-unix/X" + std::to_string(n)))
       continue;
     if (start_on(xvfb, n, x)) {
-      setenv("DISPLAY", x.display.c_str(), 1);
-      if (!can_open(x.display)) {
+      if (!x.keep(x.display)) {
         x.stop();
-        unsetenv("DISPLAY");
         continue;
       }
+      setenv("DISPLAY", x.display.c_str(), 1);
       return x.display;
     }
   }

@@ -8,8 +8,10 @@
 namespace frmini::render {
 
 // Makes sure this process can open an X display and returns its name:
-// - DISPLAY set: it must accept a connection, else UserError (VTK would abort instead);
-// - DISPLAY unset: starts `Xvfb :N -screen 0 1920x1080x24 -nolisten tcp` on a free N (from 99
+// - DISPLAY set: it must accept a connection, else UserError (VTK would abort instead); the
+//   connection stays open until exit, so the server never resets between this check and
+//   VTK's own connection;
+// - DISPLAY unset: starts `Xvfb :N -screen 0 1920x1080x24 -nolisten tcp -noreset` on a free N (from 99
 //   up), waits until it accepts connections, sets DISPLAY for this process and stops the server
 //   at exit (and, through PR_SET_PDEATHSIG, if this process dies); one server per process,
 //   reused by later pictures;
