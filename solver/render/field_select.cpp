@@ -61,19 +61,29 @@ vtkSmartPointer<vtkDoubleArray> extract_scalar(vtkDataArray& array, int componen
   return out;
 }
 
-std::array<double, 2> percentile_range(vtkDataArray& values, double percentile, bool symmetric) {
-  std::vector<double> v;
+std::array<double, 2> percentile_range(vtkDataArray& values, double percentile, bool symmetric,
+                                       const std::vector<double>& weights) {
+  std::vector<std::pair<double, double>> v;  // (value, weight)
   v.reserve(values.GetNumberOfTuples());
+  double total = 0;
   for (vtkIdType i = 0; i < values.GetNumberOfTuples(); ++i) {
     const double x = values.GetComponent(i, 0);
-    if (std::isfinite(x)) v.push_back(symmetric ? std::abs(x) : x);
+    const double w = weights.empty() ? 1.0 : weights[i];
+    if (!std::isfinite(x) || !(w > 0)) continue;
+    v.emplace_back(symmetric ? std::abs(x) : x, w);
+    total += w;
   }
   if (v.empty()) return {-1, 1};
+  std::sort(v.begin(), v.end());
   percentile = std::clamp(percentile, 0.5, 1.0);
+  // The smallest value with at least q of the total weight at or below it.
   auto at = [&](double q) {
-    const auto k = static_cast<std::size_t>(std::llround(q * double(v.size() - 1)));
-    std::nth_element(v.begin(), v.begin() + k, v.end());
-    return v[k];
+    double sum = 0;
+    for (const auto& [x, w] : v) {
+      sum += w;
+      if (sum >= q * total * (1 - 1e-12)) return x;
+    }
+    return v.back().first;
   };
   std::array<double, 2> r;
   if (symmetric) {

@@ -5,6 +5,7 @@
 #include <array>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <vtkDoubleArray.h>
 #include <vtkSmartPointer.h>
@@ -30,6 +31,10 @@ vtkSmartPointer<vtkDoubleArray> extract_scalar(vtkDataArray& array, int componen
 // A colour range for `values` that ignores outliers: [-a, a] with a the `percentile` of |v|
 // when symmetric (diverging maps, signed fields such as vorticity), else the (1 - percentile)
 // and percentile values. Never empty: a constant field gets a small range around its value.
-std::array<double, 2> percentile_range(vtkDataArray& values, double percentile, bool symmetric);
+// weights (one per tuple, may be empty: all 1) make it a percentile of area rather than of
+// points, so a mesh clustered in the boundary layer does not let the wall set the scale; a
+// weight of 0 leaves the point out (outside the picture's frame).
+std::array<double, 2> percentile_range(vtkDataArray& values, double percentile, bool symmetric,
+                                       const std::vector<double>& weights = {});
 
 }  // namespace frmini::render::detail

@@ -3,13 +3,14 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include <vtkActor.h>
 #include <vtkCamera.h>
 #include <vtkColorTransferFunction.h>
 #include <vtkDataSet.h>
 #include <vtkDataSetMapper.h>
-#include <vtkDataSetSurfaceFilter.h>
+#include <vtkIdList.h>
 #include <vtkPNGWriter.h>
 #include <vtkPointData.h>
 #include <vtkPolyData.h>
@@ -74,13 +75,13 @@ struct Colouring {
 };
 
 Colouring colour_by(vtkDataSet& copy, const FieldChoice& choice, const PictureOptions& o,
-                    const std::string& what) {
+                    const std::string& what, const std::vector<double>& weights = {}) {
   auto* a = detail::find_point_array(copy, choice, what);
   auto s = detail::extract_scalar(*a, choice.component, "frmini-colour");
   double r0[2];
   s->GetRange(r0);
   const bool signed_field = r0[0] < 0 && r0[1] > 0;
-  auto range = o.range ? *o.range : detail::percentile_range(*s, o.percentile, signed_field);
+  auto range = o.range ? *o.range : detail::percentile_range(*s, o.percentile, signed_field, weights);
   if (!(range[1] > range[0])) range = {range[0] - 1, range[0] + 1};
   copy.GetPointData()->SetScalars(s);
   std::string label = choice.label();
@@ -88,6 +89,35 @@ Colouring colour_by(vtkDataSet& copy, const FieldChoice& choice, const PictureOp
   // Diverging when the colours straddle zero: signs matter more than magnitudes there.
   const bool diverging = o.range ? (range[0] < 0 && range[1] > 0) : signed_field;
   return {colour_map(range, diverging), label};
+}
+
+// Each point's share of the area, in the plane z = const, of the cells whose centre is inside
+// the frame: the colour range is then a percentile of the picture's area, not of its points.
+std::vector<double> area_weights(vtkDataSet& d, const Box& box) {
+  std::vector<double> w(d.GetNumberOfPoints(), 0.0);
+  auto ids = vtkSmartPointer<vtkIdList>::New();
+  std::vector<std::array<double, 3>> x;
+  for (vtkIdType c = 0; c < d.GetNumberOfCells(); ++c) {
+    d.GetCellPoints(c, ids);
+    const vtkIdType n = ids->GetNumberOfIds();
+    if (n < 3) continue;
+    x.resize(n);
+    double cx = 0, cy = 0;
+    for (vtkIdType a = 0; a < n; ++a) {
+      d.GetPoint(ids->GetId(a), x[a].data());
+      cx += x[a][0] / double(n);
+      cy += x[a][1] / double(n);
+    }
+    if (cx < box[0] || cx > box[1] || cy < box[2] || cy > box[3]) continue;
+    double area = 0;  // shoelace: the pieces' vertices go round the polygon (quads, triangles)
+    for (vtkIdType a = 0; a < n; ++a) {
+      const auto& p = x[a];
+      const auto& q = x[(a + 1) % n];
+      area += p[0] * q[1] - q[0] * p[1];
+    }
+    for (vtkIdType a = 0; a < n; ++a) w[ids->GetId(a)] += std::abs(area) / (2.0 * double(n));
+  }
+  return w;
 }
 
 vtkSmartPointer<vtkScalarBarActor> colour_bar(vtkColorTransferFunction* ctf, const std::string& title) {
@@ -270,7 +300,10 @@ void render_field_png(vtkDataSet& volume, vtkPolyData* body, const PictureOption
   // Linear pieces sampled from the high-order cells, so the map follows the solution inside
   // each element; only the colouring array is carried.
   auto pieces = detail::linear_pieces(volume, o.subdivisions, {array});
-  const auto c = colour_by(*pieces, choice, o, "--color-by '" + field + "'");
+  const Box body_box = body && body->GetNumberOfPoints() > 0 ? bounds_of(*body) : Box{1, 0, 1, 0, 1, 0};
+  const Box box = o.box ? *o.box : wake_box(body_box, bounds_of(volume), true);
+  const auto c = colour_by(*pieces, choice, o, "--color-by '" + field + "'",
+                           area_weights(*pieces, box));
 
   auto ren = vtkSmartPointer<vtkRenderer>::New();
   ren->SetBackground(1, 1, 1);
@@ -292,8 +325,6 @@ void render_field_png(vtkDataSet& volume, vtkPolyData* body, const PictureOption
   }
   ren->AddActor2D(colour_bar(c.ctf, c.label));
 
-  const Box body_box = body && body->GetNumberOfPoints() > 0 ? bounds_of(*body) : Box{1, 0, 1, 0, 1, 0};
-  const Box box = o.box ? *o.box : wake_box(body_box, bounds_of(volume), true);
   auto* cam = ren->GetActiveCamera();
   cam->ParallelProjectionOn();
   const double fc[3] = {0.5 * (box[0] + box[1]), 0.5 * (box[2] + box[3]), 0.0};

@@ -33,7 +33,8 @@ struct PictureOptions {
   std::string color_by;
   std::optional<Box> box;  // what the camera frames; default wake_box(body, data)
   // Colour range: the `percentile` of |v| (signed fields: symmetric, diverging map) or the
-  // [1 - percentile, percentile] quantiles (one-signed fields: sequential map).
+  // [1 - percentile, percentile] quantiles (one-signed fields: sequential map); in 2D of the
+  // area inside the frame, in 3D of the isosurfaces' points.
   double percentile = 0.99;
   std::optional<std::array<double, 2>> range;  // explicit colour range, overrides percentile
   int subdivisions = 0;  // 2D: linear pieces per edge of high-order cells; 0: 2 x order

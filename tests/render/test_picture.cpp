@@ -6,14 +6,17 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <vector>
 
 #include <vtkCellArray.h>
+#include <vtkDoubleArray.h>
 #include <vtkNew.h>
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 
 #include "operators/error.hpp"
 #include "solver/render/isosurface.hpp"
+#include "solver/render/field_select.hpp"
 #include "solver/render/picture.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/render/grids.hpp"
@@ -148,4 +151,27 @@ TEST_CASE("picture: user errors", "[render][picture]") {
   CHECK_THROWS_WITH(render_field_png(*grid, nullptr, opts, "x.png"),
                     "x.png: picture size 0x720 is not between 16x16 and 8192x8192");
   CHECK(!std::filesystem::exists("x.png"));
+}
+
+TEST_CASE("picture: the colour range is a percentile of area, not of points", "[render][picture]") {
+  // A "boundary layer" of 900 points at |v| = 50 over a tiny area, and a "wake" of 100 points
+  // with v = -0.99 ... 0.99 (alternating signs) over most of it.
+  vtkNew<vtkDoubleArray> v;
+  std::vector<double> w;
+  for (int i = 0; i < 900; ++i) {
+    v->InsertNextValue(i % 2 ? 50 : -50);
+    w.push_back(1e-4);
+  }
+  for (int i = 0; i < 100; ++i) {
+    v->InsertNextValue((i % 2 ? 1 : -1) * 0.01 * i);
+    w.push_back(1);
+  }
+  const auto by_points = frmini::render::detail::percentile_range(*v, 0.99, true);
+  CHECK(by_points[1] == 50);
+  const auto by_area = frmini::render::detail::percentile_range(*v, 0.99, true, w);
+  CHECK(by_area[0] == -by_area[1]);
+  CHECK(by_area[1] == Approx(0.99));  // 99% of the area lies in the wake, at or below 0.99
+  w.assign(w.size(), 0.0);
+  w[950] = 1;  // only one point inside the frame
+  CHECK(frmini::render::detail::percentile_range(*v, 0.99, true, w)[1] == Approx(0.5));
 }
