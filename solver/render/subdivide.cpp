@@ -206,21 +206,34 @@ vtkSmartPointer<vtkUnstructuredGrid> linear_pieces(vtkDataSet& data, int level,
   std::vector<vtkIdType> local;
   std::vector<vtkIdType> cellpts;
 
+  // The cell's node coordinates, gathered once per cell.
+  std::vector<double> xs;
+  auto gather = [&](int nn) {
+    xs.resize(std::size_t(nn) * 3);
+    for (int a = 0; a < nn; ++a) data.GetPoint(ids->GetId(a), &xs[std::size_t(a) * 3]);
+  };
   // Adds the point with coordinates/fields given as weights over the cell's nodes.
   auto add_weighted = [&](const double* w, int nn) {
-    double x[3] = {0, 0, 0}, p[3];
-    for (int a = 0; a < nn; ++a) {
-      data.GetPoint(ids->GetId(a), p);
-      for (int d = 0; d < 3; ++d) x[d] += w[a] * p[d];
-    }
+    double x[3] = {0, 0, 0};
+    for (int a = 0; a < nn; ++a)
+      for (int d = 0; d < 3; ++d) x[d] += w[a] * xs[std::size_t(a) * 3 + d];
     const vtkIdType id = points->InsertNextPoint(x);
     for (std::size_t k = 0; k < arrays.size(); ++k) {
-      const int nc = arrays[k]->GetNumberOfComponents();
+      const int nc = std::min(arrays[k]->GetNumberOfComponents(), 9);
       double v[9] = {0};
-      for (int a = 0; a < nn; ++a)
-        for (int c = 0; c < nc && c < 9; ++c) v[c] += w[a] * arrays[k]->GetComponent(ids->GetId(a), c);
+      for (int a = 0; a < nn; ++a) {
+        if (w[a] == 0) continue;
+        for (int c = 0; c < nc; ++c) v[c] += w[a] * arrays[k]->GetComponent(ids->GetId(a), c);
+      }
       outs[k]->InsertNextTuple(v);
     }
+    return id;
+  };
+  // Copies node a of the cell unchanged (linear cells).
+  auto add_node = [&](int a) {
+    const vtkIdType id = points->InsertNextPoint(&xs[std::size_t(a) * 3]);
+    for (std::size_t k = 0; k < arrays.size(); ++k)
+      outs[k]->InsertNextTuple(arrays[k]->GetTuple(ids->GetId(a)));
     return id;
   };
   auto straddles = [&](const double* vals, const int* corner, int n) {
@@ -248,13 +261,9 @@ vtkSmartPointer<vtkUnstructuredGrid> linear_pieces(vtkDataSet& data, int level,
         }
         if (nn == 0 || !straddles(v.data(), all.data(), nn)) continue;
       }
+      gather(nn);
       cellpts.resize(nn);
-      std::vector<double> w(nn, 0.0);
-      for (int a = 0; a < nn; ++a) {
-        std::fill(w.begin(), w.end(), 0.0);
-        w[a] = 1;
-        cellpts[a] = add_weighted(w.data(), nn);
-      }
+      for (int a = 0; a < nn; ++a) cellpts[a] = add_node(a);
       out->InsertNextCell(type, nn, cellpts.data());
       continue;
     }
@@ -278,6 +287,7 @@ vtkSmartPointer<vtkUnstructuredGrid> linear_pieces(vtkDataSet& data, int level,
         svals[q] = s;
       }
     }
+    gather(nn);
     const int nsub = static_cast<int>(t.conn.size()) / t.nvert;
     cellpts.resize(t.nvert);
     for (int s = 0; s < nsub; ++s) {

@@ -64,8 +64,9 @@ endif()
 find_package(MPI QUIET COMPONENTS C)
 set(FRMINI_HAVE_MPI ${MPI_C_FOUND})
 
-find_package(VTK QUIET COMPONENTS CommonCore CommonDataModel IOXML FiltersCore FiltersGeneral FiltersGeometry
-             RenderingCore RenderingOpenGL2 RenderingFreeType RenderingAnnotation InteractionStyle IOImage)
+find_package(VTK QUIET COMPONENTS CommonCore CommonDataModel IOXML FiltersCore FiltersGeneral
+             RenderingCore RenderingOpenGL2 RenderingFreeType RenderingAnnotation  # colour bars
+             InteractionStyle IOImage)
 set(FRMINI_HAVE_VTK ${VTK_FOUND})
 
 function(frmini_onoff var out)
