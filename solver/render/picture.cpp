@@ -205,8 +205,11 @@ Box wake_box(const Box& body, const Box& data, bool two_d) {
   const double d = body[3] - body[2];
   const double yc = 0.5 * (body[2] + body[3]);
   const double side = two_d ? 3 : 2;
+  const double zc = 0.5 * (body[4] + body[5]);
+  // z: the body's span (a cylinder's, clipped to the data), at least +-side D (a sphere's wake).
   Box b = {body[0] - d, body[1] + (two_d ? 10 : 8) * d, yc - side * d, yc + side * d,
-           body[4], body[5]};
+           std::min(body[4], zc - side * d), std::max(body[5], zc + side * d)};
+  if (two_d) b[4] = b[5] = zc;
   for (int i = 0; i < 3; ++i) {
     b[2 * i] = std::max(b[2 * i], data[2 * i]);
     b[2 * i + 1] = std::min(b[2 * i + 1], data[2 * i + 1]);

@@ -41,8 +41,9 @@ struct PictureOptions {
 };
 
 // The default framing: with a body (its bounds), from 1 body height D upstream to 8 D (3D) or
-// 10 D (2D) downstream and 2 D (3D) or 3 D (2D) either side of its centre in y, its own extent
-// in z; without one (body bounds empty or invalid), the data's bounds. Clipped to the data.
+// 10 D (2D) downstream and 2 D (3D) or 3 D (2D) either side of its centre in y; in z (3D) its
+// own extent and at least 2 D either side of its centre; without one (body bounds empty or
+// invalid), the data's bounds. Clipped to the data.
 Box wake_box(const Box& body, const Box& data, bool two_d);
 
 // Whether data is planar in z (2D meshes are exported with z = 0).

@@ -137,6 +137,9 @@ TEST_CASE("picture: the default frame is the body's wake, clipped to the data", 
   const Box b2 = wake_box({-0.5, 0.5, -0.5, 0.5, 0, 0}, {-2, 5, -10, 10, 0, 0}, true);
   CHECK(b2 == Box{-1.5, 5, -3, 3, 0, 0});
   CHECK(wake_box({1, 0, 1, 0, 1, 0}, data, false) == data);  // no body: the data
+  // A sphere's wake spreads in z too.
+  CHECK(wake_box({-0.5, 0.5, -0.5, 0.5, -0.5, 0.5}, {-5, 20, -5, 5, -5, 5}, false) ==
+        Box{-1.5, 8.5, -2, 2, -2, 2});
 }
 
 TEST_CASE("picture: user errors", "[render][picture]") {
