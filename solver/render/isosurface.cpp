@@ -96,6 +96,10 @@ long make_isosurfaces(vtkDataSet& data, const IsoOptions& opts, vtkPolyData& out
   clean->SetInputConnection(append->GetOutputPort());
   clean->ToleranceIsAbsoluteOff();
   clean->SetTolerance(1e-10);
+  // Triangles that collapse (the contour through a node) are dropped, not kept as lines.
+  clean->ConvertPolysToLinesOff();
+  clean->ConvertLinesToPointsOff();
+  clean->ConvertStripsToPolysOff();
   auto normals = vtkSmartPointer<vtkPolyDataNormals>::New();
   normals->SetInputConnection(clean->GetOutputPort());
   normals->SplittingOff();

@@ -257,3 +257,23 @@ TEST_CASE("isosurface: timing on a cylinder-sized grid", "[.][perf]") {
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::printf("%ld polygons in %.2f s\n", n, s);
 }
+
+TEST_CASE("isosurface: a plane through the nodes is whole, with no collapsed pieces",
+          "[render][isosurface]") {
+  // x = 0 passes through a layer of nodes of both the linear and the Lagrange grid: the
+  // contour is the square [-1, 1]^2 of area 4 exactly, triangles only.
+  auto x = scalar_field("x", [](const X3& p) { return p[0]; });
+  for (int order : {1, 2}) {
+    INFO("order " << order);
+    auto grid = box_grid({4, 4, 4}, {-1, -1, -1}, {1, 1, 1}, order, {x});
+    vtkNew<vtkPolyData> iso;
+    const long n = make_isosurfaces(*grid, one("x=0"), *iso);
+    CHECK(n == iso->GetNumberOfPolys());
+    CHECK(iso->GetNumberOfLines() == 0);
+    CHECK(iso->GetNumberOfVerts() == 0);
+    vtkNew<vtkMassProperties> mass;
+    mass->SetInputData(iso);
+    mass->Update();
+    CHECK(mass->GetSurfaceArea() == Approx(4).epsilon(1e-9));
+  }
+}
