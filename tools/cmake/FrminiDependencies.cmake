@@ -65,7 +65,8 @@ find_package(MPI QUIET COMPONENTS C)
 set(FRMINI_HAVE_MPI ${MPI_C_FOUND})
 
 find_package(VTK QUIET COMPONENTS CommonCore CommonDataModel IOXML FiltersCore FiltersGeneral
-             RenderingCore RenderingOpenGL2 RenderingFreeType InteractionStyle IOImage)
+             RenderingCore RenderingOpenGL2 RenderingFreeType RenderingAnnotation  # colour bars
+             InteractionStyle IOImage)
 set(FRMINI_HAVE_VTK ${VTK_FOUND})
 
 function(frmini_onoff var out)
