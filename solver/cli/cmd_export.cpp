@@ -1,5 +1,6 @@
 // frmini export soln.h5 [more.h5 ...] out.vtu|out.pvd: solution files to VTK (docs/export.md).
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <limits>
@@ -9,6 +10,7 @@
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/export/export.hpp"
+#include "solver/export/views.hpp"
 #include "solver/io/solution_file.hpp"
 
 namespace frmini::cli {
@@ -20,12 +22,14 @@ namespace ex = solver::exporter;
 
 // Options that take a value: the positionals (any number of solution files, then the output)
 // are separated from them before ArgParser sees the options.
-const std::set<std::string> kValued{"order", "divisor", "fields", "boundary", "out-boundary",
-                                    "mesh", "uinf", "pinf", "rhoinf", "gas-constant"};
+const std::set<std::string> kValued{"order",  "divisor", "fields",  "boundary",     "out-boundary",
+                                    "mesh",   "uinf",    "pinf",    "rhoinf",       "gas-constant",
+                                    "color-by", "out",   "png",     "body",         "size"};
 
 ArgParser parser() {
   ArgParser p("export",
-              "Write solution files as VTK: export soln.h5 [more.h5 ...] out.vtu|out.pvd");
+              "Write solution files as VTK: export soln.h5 [more.h5 ...] [out.vtu|out.pvd]\n"
+              "[--isosurface F=V ... [--out iso.vtp]] [--png picture.png]");
   p.option("order", "K", "Lagrange cell order (default: the solution's order, at least 1)")
       .option("divisor", "N", "linear sub-cells instead, N per element edge")
       .option("fields", "a,b,...",
@@ -40,6 +44,17 @@ ArgParser parser() {
       .option("pinf", "P", "reference pressure for cp (default [constants] Pinf)")
       .option("rhoinf", "RHO", "reference density for cp, cf (default [constants] rhoinf or 1)")
       .option("gas-constant", "R", "R in T = p/(rho R) (default [constants] Rgas or 1)")
+      .option("isosurface", "F=V",
+              "an isosurface of field F (any of --fields; vectors by magnitude, or F:x|y|z)\n"
+              "      at value V; repeat for several, e.g. --isosurface qcrit=0.5 --isosurface rho=0.99")
+      .option("color-by", "F", "the field coloured onto the isosurfaces and pictures (F[:x|y|z|mag])")
+      .option("out", "iso.vtp", "write the isosurfaces (one .vtp, an 'isosurface' array says which)")
+      .option("png", "pic.png",
+              "an off-screen picture: 3D, the isosurfaces coloured by --color-by with the body;\n"
+              "      2D, a colour map of --color-by (default vorticity:z) around the body and wake.\n"
+              "      Without DISPLAY, frmini starts Xvfb itself")
+      .option("body", "NAME[,NAME]", "boundaries drawn as the body (default: the case's walls)")
+      .option("size", "WxH", "picture size in pixels (default 1280x720)")
       .epilog(
           "One solution and out.vtu: that file. Several solutions (or out.pvd): one\n"
           "<stem>-<solution stem>.vtu each beside out.pvd, a ParaView collection of them\n"
@@ -56,8 +71,16 @@ double number(const Args& a, const std::string& name) {
 
 int run_export(const std::vector<std::string>& argv) {
   std::vector<std::string> pos, opts;
+  ex::ViewOptions vo;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& s = argv[i];
+    // Repeatable, so gathered here rather than by ArgParser (which keeps one value per option).
+    if (s == "--isosurface" || s.rfind("--isosurface=", 0) == 0) {
+      if (s == "--isosurface" && i + 1 == argv.size())
+        throw UserError("export: --isosurface needs FIELD=VALUE");
+      vo.isosurfaces.push_back(s == "--isosurface" ? argv[++i] : s.substr(13));
+      continue;
+    }
     if (s.size() > 2 && s.rfind("--", 0) == 0) {
       opts.push_back(s);
       if (s.find('=') == std::string::npos && kValued.count(s.substr(2)) && i + 1 < argv.size())
@@ -71,13 +94,34 @@ int run_export(const std::vector<std::string>& argv) {
   const ArgParser p = parser();
   const Args a = p.parse(opts);
   if (!ex::have_vtk()) throw UserError("export: built without VTK (install libvtk9-dev)");
-  if (pos.size() < 2)
-    throw UserError("export: needs solution files and an output .vtu or .pvd (see frmini export --help)");
-  const fs::path out = pos.back();
-  pos.pop_back();
+  vo.color_by = a.get("color-by");
+  vo.iso_out = a.get("out");
+  vo.png = a.get("png");
+  vo.body = a.get_list("body");
+  if (a.given("size")) {
+    const std::string sz = a.get("size");
+    if (std::sscanf(sz.c_str(), "%dx%d", &vo.width, &vo.height) != 2 || vo.width < 16 ||
+        vo.height < 16 || vo.width > 8192 || vo.height > 8192)
+      throw UserError("export: --size " + sz + ": expected WxH, e.g. 1280x720 (16 to 8192)");
+  }
+  const bool views = !vo.isosurfaces.empty() || !vo.png.empty();
+  if (!vo.isosurfaces.empty() && vo.iso_out.empty() && vo.png.empty())
+    throw UserError("export: --isosurface needs --out iso.vtp or --png picture.png");
+  // The volume output is optional when only isosurfaces or a picture are asked for.
+  const bool has_volume = !pos.empty() && (fs::path(pos.back()).extension() == ".vtu" ||
+                                           fs::path(pos.back()).extension() == ".pvd");
+  if (pos.empty() || (pos.size() < 2 && (!views || has_volume)))
+    throw UserError("export: needs solution files and an output .vtu or .pvd, or --isosurface/--png (see frmini export --help)");
+  fs::path out;
+  if (has_volume || !views) {
+    out = pos.back();
+    pos.pop_back();
+  }
   const std::string ext = out.extension().string();
-  if (ext != ".vtu" && ext != ".pvd")
+  if (!out.empty() && ext != ".vtu" && ext != ".pvd")
     throw UserError("export: " + out.string() + ": the output must end in .vtu or .pvd");
+  if (views && pos.size() > 1)
+    throw UserError("export: --isosurface and --png take one solution file (the export plugin makes them for every output)");
   const bool collection = ext == ".pvd";
   if (!collection && pos.size() > 1)
     throw UserError("export: several solution files need a .pvd output, not " + out.string());
@@ -96,6 +140,8 @@ int run_export(const std::vector<std::string>& argv) {
   bo.uinf = number(a, "uinf");
   bo.pinf = number(a, "pinf");
   bo.rhoinf = number(a, "rhoinf");
+  if (!bo.name.empty() && out.empty() && !a.given("out-boundary"))
+    throw UserError("export: --boundary without a volume output needs --out-boundary wall.vtp");
   fs::path bout = a.given("out-boundary")
                       ? fs::path(a.get("out-boundary"))
                       : out.parent_path() / (out.stem().string() + "-" + bo.name + ".vtp");
@@ -138,6 +184,7 @@ int run_export(const std::vector<std::string>& argv) {
 
   if (!bo.name.empty())
     for (const auto& c : ctxs) ex::check_boundary(c, bo);
+  if (views) ex::check_views(ctxs.front(), vo);
 
   std::vector<ex::PvdEntry> vols, bnds;
   for (std::size_t i : idx) {
@@ -145,6 +192,14 @@ int run_export(const std::vector<std::string>& argv) {
     const auto& ctx = ctxs[ctx_of[i]];
     ex::ExportOptions o = eo;
     const std::string tag = fs::path(pos[i]).stem().string();
+    if (views) {
+      const auto r = ex::write_views(ctx, s, o, vo);
+      if (!vo.iso_out.empty())
+        std::cout << vo.iso_out << ": " << r.npolys << (s.ndims == 2 ? " line segments" : " polygons")
+                  << " on " << vo.isosurfaces.size() << " isosurface(s), t = " << s.state.t << "\n";
+      if (!vo.png.empty()) std::cout << vo.png << ": picture, t = " << s.state.t << "\n";
+    }
+    if (out.empty()) continue;
     fs::path vpath = collection ? out.parent_path() / (out.stem().string() + "-" + tag + ".vtu") : out;
     const long nc = ex::write_volume(vpath.string(), ctx, s, o);
     std::cout << vpath.string() << ": " << nc << " cells, t = " << s.state.t << "\n";

@@ -4,6 +4,7 @@
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/config/schema.hpp"
+#include "solver/export/export.hpp"
 #include "solver/io/solution_file.hpp"
 #include "solver/run/runner.hpp"
 
@@ -56,6 +57,7 @@ int run(const std::vector<std::string>& argv, bool restart) {
   o.quiet = a.flag("quiet");
   o.flags = flags;
   if (a.given("steps")) o.max_steps = a.get_int("steps", 0, 1L << 50);
+  solver::exporter::register_export_plugin();
   solver::Case k = solver::load_case(a.get("case"), ov);
   solver::SolutionFile sf;
   if (restart) {

@@ -97,6 +97,21 @@ std::vector<SectionSpec> build() {
       {"plugins.forces.*", "Pressure and viscous force on a boundary (table name = boundary).",
        {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
         {"file", T::string, "", "CSV file (default forces-<name>.csv)"}}},
+      {"plugins.export", "VTK files and pictures every dt-out, as frmini export makes them "
+                         "(docs/export.md), with .pvd collections kept up to date.",
+       {{"dt-out", T::real, "", "output interval", {}, 0.0, 1e300, true},
+        {"basedir", T::string, ".", "output folder, relative to the working directory"},
+        {"basename", T::string, "export-{n}", "file names; {t} = time, {n} = output number"},
+        {"volume", T::boolean, "true", "write the volume (<basename>.vtu)"},
+        {"order", T::integer, "0", "Lagrange cell order (0: the solution's)", {}, 0, 12},
+        {"divisor", T::integer, "0", "linear sub-cells per edge instead (0: Lagrange cells)", {}, 0, 64},
+        {"fields", T::string, "", "point arrays of the volume, comma-separated (default all)"},
+        {"boundary", T::string, "", "also this boundary with cp, cf (<basename>-<name>.vtp)"},
+        {"isosurfaces", T::string, "", "isosurfaces, comma-separated FIELD=VALUE "
+                                       "(<basename>-iso.vtp), e.g. \"qcrit=0.5, rho=0.99\""},
+        {"color-by", T::string, "", "field coloured onto isosurfaces and pictures"},
+        {"png", T::boolean, "false", "a picture (<basename>.png): 3D isosurfaces with the "
+                                     "walls; 2D a colour map (vorticity by default)"}}},
   };
 }
 

@@ -43,7 +43,34 @@ meshes::Mesh case_mesh(const SolutionFile& s, const config::Config& c, const std
                   " does not exist (use --mesh)");
 }
 
+// The physics as solver/run/case.cpp reads it (the mesh is not rebuilt for this).
+void fill_physics(SolutionContext& ctx, const config::Config& c) {
+  ctx.constants = c.constants();
+  auto& ph = ctx.phys;
+  ph.system = c.str("solver", "system");
+  ph.ndims = ctx.mesh.ndims;
+  ph.gamma = ctx.constants.at("gamma");
+  ph.mu = ctx.constants.at("mu");
+  ph.pr = ctx.constants.at("Pr");
+  ph.sutherland = c.str("solver", "viscosity-correction") == "sutherland";
+  if (ph.sutherland) {
+    ph.cptref = c.real("constants", "cpTref");
+    ph.cpts = c.real("constants", "cpTs");
+  }
+  for (const auto& g : ctx.mesh.groups) ctx.upts[g.etype] = c.str("solver.points", g.etype);
+  // The body of a picture: the walls (no-slp-adia-wall, slp-adia-wall, ...).
+  for (const auto& b : c.subsections("bcs"))
+    if (c.str("bcs." + b, "type").find("wall") != std::string::npos) ctx.walls.push_back(b);
+}
+
 }  // namespace
+
+SolutionContext case_context(const config::Config& cfg, const meshes::Mesh& mesh) {
+  SolutionContext ctx;
+  ctx.mesh = mesh;
+  fill_physics(ctx, cfg);
+  return ctx;
+}
 
 SolutionContext load_solution_context(const SolutionFile& s, const std::string& soln_path,
                                       const std::string& mesh_override) {
@@ -64,20 +91,7 @@ SolutionContext load_solution_context(const SolutionFile& s, const std::string& 
     throw UserError(name + ": solution is " + std::to_string(s.ndims) + "D, the mesh " +
                     std::to_string(ctx.mesh.ndims) + "D");
 
-  // The physics as solver/run/case.cpp reads it (the mesh is not rebuilt for this).
-  ctx.constants = c.constants();
-  auto& ph = ctx.phys;
-  ph.system = c.str("solver", "system");
-  ph.ndims = ctx.mesh.ndims;
-  ph.gamma = ctx.constants.at("gamma");
-  ph.mu = ctx.constants.at("mu");
-  ph.pr = ctx.constants.at("Pr");
-  ph.sutherland = c.str("solver", "viscosity-correction") == "sutherland";
-  if (ph.sutherland) {
-    ph.cptref = c.real("constants", "cpTref");
-    ph.cpts = c.real("constants", "cpTs");
-  }
-  for (const auto& g : ctx.mesh.groups) ctx.upts[g.etype] = c.str("solver.points", g.etype);
+  fill_physics(ctx, c);
   return ctx;
 }
 

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "meshes/mesh.hpp"
+#include "solver/config/config.hpp"
 #include "solver/io/solution_file.hpp"
 #include "solver/physics/physics.hpp"
 
@@ -29,6 +30,7 @@ struct SolutionContext {
   physics::Options phys;                         // gamma, mu, Sutherland constants
   std::map<std::string, std::string> upts;       // etype -> solution point set ("" = default)
   std::map<std::string, double> constants;       // [constants] of the case (Uinf, Pinf, R...)
+  std::vector<std::string> walls;                // boundaries whose [bcs.NAME] type is a wall
 };
 
 // The mesh of a solution: `mesh_override` (a frmini .h5 or Gmsh .msh file) if not empty, else
@@ -38,6 +40,8 @@ struct SolutionContext {
 // differs from the solution's.
 SolutionContext load_solution_context(const SolutionFile& soln, const std::string& soln_path,
                                       const std::string& mesh_override);
+// The same for a run in progress (the export plugin): the case's config and its mesh.
+SolutionContext case_context(const config::Config& cfg, const meshes::Mesh& mesh);
 meshes::Mesh mesh_for_solution(const SolutionFile& soln, const std::string& mesh_override,
                                const std::string& soln_path = "");
 
@@ -88,5 +92,9 @@ struct PvdEntry {
   std::string file;  // as the .pvd should name it (relative to the .pvd's directory)
 };
 void write_pvd(const std::string& path, const std::vector<PvdEntry>& entries);
+
+// Makes [plugins.export] known to make_plugins (solver/plugins/plugin.hpp); the run command
+// calls it. Built without VTK, a case with that section is refused with "built without VTK".
+void register_export_plugin();
 
 }  // namespace frmini::solver::exporter

@@ -8,6 +8,7 @@
 // V the domain's volume: the root-mean-square of du/dt, which falls to zero as a run
 // reaches a steady state.
 #include <cmath>
+#include <map>
 #include <cstdio>
 
 #include "operators/atomic_file.hpp"
@@ -147,6 +148,15 @@ class Integrals : public Plugin {
 
 std::unique_ptr<Plugin> make_integrals(const Case& k) { return std::make_unique<Integrals>(k); }
 
+namespace {
+std::map<std::string, PluginFactory>& registry() {
+  static std::map<std::string, PluginFactory> r;
+  return r;
+}
+}  // namespace
+
+void register_plugin(const std::string& section, PluginFactory make) { registry()[section] = make; }
+
 std::vector<std::unique_ptr<Plugin>> make_plugins(const Case& k, bool quiet) {
   std::vector<std::unique_ptr<Plugin>> p;
   if (k.cfg.has_section("plugins.writer")) p.push_back(make_writer(k));
@@ -154,6 +164,8 @@ std::vector<std::unique_ptr<Plugin>> make_plugins(const Case& k, bool quiet) {
   if (k.cfg.has_section("plugins.nancheck")) p.push_back(make_nancheck(k));
   if (auto pr = make_progress(k, quiet)) p.push_back(std::move(pr));
   for (const auto& f : k.cfg.subsections("plugins.forces")) p.push_back(make_forces(k, f));
+  for (const auto& [section, make] : registry())
+    if (k.cfg.has_section(section)) p.push_back(make(k));
   p.push_back(make_timing(k));  // last: its report closes the run
   return p;
 }

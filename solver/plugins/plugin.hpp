@@ -43,7 +43,16 @@ class Plugin {
 // timing report). Constructed by name, as PyFR finds plugins.
 std::vector<std::unique_ptr<Plugin>> make_plugins(const Case& k, bool quiet);
 
-// The solution file of the current state (used by the writer and by the runner at the end).
+// Plugins built outside this library (the export plugin needs VTK and solver/export/, which
+// depend on this library) register a factory under their section name, e.g. "plugins.export";
+// make_plugins constructs one when the case has that section.
+using PluginFactory = std::unique_ptr<Plugin> (*)(const Case&);
+void register_plugin(const std::string& section, PluginFactory make);
+
+// The current state as a solution file in memory (downloaded from the device), and that
+// written to `path` (used by the writer and by the runner at the end).
+struct SolutionFile;
+SolutionFile current_solution(RunContext& ctx);
 std::string write_current_solution(RunContext& ctx, const std::filesystem::path& path);
 
 }  // namespace frmini::solver

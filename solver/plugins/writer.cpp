@@ -9,7 +9,7 @@
 
 namespace frmini::solver {
 
-std::string write_current_solution(RunContext& ctx, const std::filesystem::path& path) {
+SolutionFile current_solution(RunContext& ctx) {
   SolutionFile f;
   f.config_text = ctx.kase.cfg.text();
   f.config_name = ctx.kase.cfg.filename();
@@ -25,6 +25,11 @@ std::string write_current_solution(RunContext& ctx, const std::filesystem::path&
     f.etypes.push_back(l.etype);
     f.shapes.push_back({std::size_t(l.neles), std::size_t(ctx.sys.nvars()), std::size_t(l.nupts)});
   }
+  return f;
+}
+
+std::string write_current_solution(RunContext& ctx, const std::filesystem::path& path) {
+  const SolutionFile f = current_solution(ctx);
   std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
   write_solution(path.string(), f);
   ctx.last_file = path.string();

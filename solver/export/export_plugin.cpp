@@ -1,0 +1,161 @@
+// The export plugin ([plugins.export]): what `frmini export` makes, every dt-out during a run —
+// the volume (.vtu), the isosurfaces (.vtp), the wall (.vtp with cp, cf) and a picture (.png),
+// numbered like the writer's files — with ParaView collections (.pvd) rewritten after each
+// output so a viewer can open the series while the run goes on.
+//
+// It lives beside the exporter rather than in solver/plugins/ because it needs VTK and the
+// exporter, which depend on the solver library; it registers itself with make_plugins by
+// section name (register_export_plugin, called by the run command).
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <sstream>
+
+#include "operators/error.hpp"
+#include "solver/export/export.hpp"
+#include "solver/export/views.hpp"
+#include "solver/plugins/plugin.hpp"
+
+namespace frmini::solver::exporter {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kSection = "plugins.export";
+
+std::vector<std::string> split_list(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  for (std::string item; std::getline(ss, item, ',');) {
+    const auto b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    if (b != std::string::npos) out.push_back(item.substr(b, e - b + 1));
+  }
+  return out;
+}
+
+class ExportPlugin : public Plugin {
+ public:
+  explicit ExportPlugin(const Case& k)
+      : dt_out_(k.cfg.real(kSection, "dt-out")),
+        t0_(k.tstart),
+        dir_(k.cfg.str(kSection, "basedir")),
+        base_(k.cfg.str(kSection, "basename")),
+        volume_(k.cfg.boolean(kSection, "volume")),
+        ctx_(case_context(k.cfg, k.mesh)) {
+    if (!have_vtk())
+      throw UserError(k.cfg.where(kSection, "dt-out") + ": the export plugin needs VTK; frmini was built without it (install libvtk9-dev)");
+    opts_.order = int(k.cfg.integer(kSection, "order"));
+    opts_.divisor = int(k.cfg.integer(kSection, "divisor"));
+    if (opts_.order && opts_.divisor)
+      throw UserError(k.cfg.where(kSection, "divisor") + ": give order or divisor, not both");
+    opts_.fields = split_list(k.cfg.str(kSection, "fields"));
+    check_fields(opts_.fields);
+    bopts_.name = k.cfg.str(kSection, "boundary");
+    if (!bopts_.name.empty()) check_boundary(ctx_, bopts_);
+    views_.isosurfaces = split_list(k.cfg.str(kSection, "isosurfaces"));
+    views_.color_by = k.cfg.str(kSection, "color-by");
+    png_ = k.cfg.boolean(kSection, "png");
+    ViewOptions probe = views_;
+    probe.png = png_ ? "x.png" : "";
+    probe.iso_out = views_.isosurfaces.empty() ? "" : "x.vtp";
+    try {
+      check_views(ctx_, probe);
+    } catch (const UserError& e) {
+      throw UserError(k.cfg.where(kSection, "isosurfaces") + ": " + e.what());
+    }
+    // The collections are named after basename without its {n}/{t} part: "cyl-{n}" -> "cyl".
+    std::string stem = base_;
+    for (const char* key : {"{n}", "{t}"})
+      for (std::size_t p; (p = stem.find(key)) != std::string::npos;) stem.erase(p, 3);
+    while (!stem.empty() && (stem.back() == '-' || stem.back() == '_' || stem.back() == '.'))
+      stem.pop_back();
+    stem_ = stem.empty() ? "export" : stem;
+  }
+  std::string name() const override { return "export"; }
+
+  void start(RunContext& ctx) override {
+    k_ = int64_t(std::floor((ctx.intg.state().t - t0_) / dt_out_ + 1e-9)) + 1;
+    if (ctx.intg.state().nsteps == 0) write(ctx);
+  }
+  double next_time(const RunContext&) const override { return t0_ + double(k_) * dt_out_; }
+  void after_step(RunContext& ctx) override {
+    if (ctx.intg.state().t >= next_time(ctx) - 1e-12 * std::max(1.0, std::abs(next_time(ctx)))) {
+      write(ctx);
+      ++k_;
+    }
+  }
+  void finish(RunContext& ctx) override {
+    if (last_step_ != ctx.intg.state().nsteps) write(ctx);
+  }
+
+ private:
+  std::string file_name(double t) {
+    std::string n = base_;
+    char tb[64];
+    std::snprintf(tb, sizeof tb, "%.4f", t);
+    for (auto [key, val] : {std::pair<std::string, std::string>{"{t}", tb},
+                            {"{n}", std::to_string(count_)}})
+      for (std::size_t p; (p = n.find(key)) != std::string::npos;) n.replace(p, key.size(), val);
+    return n;
+  }
+
+  void write(RunContext& ctx) {
+    const SolutionFile s = current_solution(ctx);
+    const double t = s.state.t;
+    const std::string n = file_name(t);
+    fs::create_directories(dir_.empty() ? fs::path(".") : dir_);
+    std::vector<std::string> written;
+    if (volume_) {
+      const fs::path f = dir_ / (n + ".vtu");
+      write_volume(f.string(), ctx_, s, opts_);
+      vols_.push_back({t, f.filename().string()});
+      write_pvd((dir_ / (stem_ + ".pvd")).string(), vols_);
+      written.push_back(f.string());
+    }
+    if (!bopts_.name.empty()) {
+      const fs::path f = dir_ / (n + "-" + bopts_.name + ".vtp");
+      write_boundary(f.string(), ctx_, s, opts_, bopts_);
+      bnds_.push_back({t, f.filename().string()});
+      write_pvd((dir_ / (stem_ + "-" + bopts_.name + ".pvd")).string(), bnds_);
+      written.push_back(f.string());
+    }
+    ViewOptions v = views_;
+    if (!v.isosurfaces.empty()) v.iso_out = (dir_ / (n + "-iso.vtp")).string();
+    if (png_) v.png = (dir_ / (n + ".png")).string();
+    if (!v.isosurfaces.empty() || png_) {
+      const ViewReport r = write_views(ctx_, s, opts_, v);
+      if (!v.iso_out.empty()) {
+        isos_.push_back({t, fs::path(v.iso_out).filename().string()});
+        write_pvd((dir_ / (stem_ + "-iso.pvd")).string(), isos_);
+      }
+      written.insert(written.end(), r.written.begin(), r.written.end());
+      if (!ctx.quiet && r.npolys >= 0)
+        std::cerr << "frmini: export t = " << t << ": " << r.npolys << " isosurface "
+                  << (s.ndims == 2 ? "segments" : "polygons") << "\n";
+    }
+    ++count_;
+    last_step_ = ctx.intg.state().nsteps;
+  }
+
+  double dt_out_, t0_;
+  fs::path dir_;
+  std::string base_, stem_;
+  bool volume_ = true, png_ = false;
+  SolutionContext ctx_;
+  ExportOptions opts_;
+  BoundaryOptions bopts_;
+  ViewOptions views_;
+  std::vector<PvdEntry> vols_, bnds_, isos_;
+  int64_t k_ = 1, last_step_ = -1;
+  int count_ = 0;
+};
+
+std::unique_ptr<Plugin> make_export(const Case& k) { return std::make_unique<ExportPlugin>(k); }
+
+}  // namespace
+
+void register_export_plugin() { register_plugin(kSection, make_export); }
+
+}  // namespace frmini::solver::exporter
