@@ -48,10 +48,9 @@ class TimeAveragePlugin : public Plugin {
   }
   // A run that stops between outputs still leaves its mean so far.
   void finish(RunContext& ctx) override {
-    if (!acc_.empty() && acc_.tlast() > last_written_) {
-      if (acc_.tlast() < ctx.intg.state().t) sample(ctx);
-      write(ctx);
-    }
+    if (acc_.empty()) return;
+    if (acc_.tlast() < ctx.intg.state().t) sample(ctx);
+    if (acc_.tlast() > last_written_) write(ctx);
   }
 
  private:
