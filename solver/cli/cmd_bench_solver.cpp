@@ -1,8 +1,10 @@
-// `frmini bench solver`: the paper's per-timestep table (Tables 1/2: generated vs BLAS, single
-// vs double, orders 1-4) on the Taylor-Green vortex mesh of reference/benchmarking.md: a fully
-// periodic box of hexes on [0, 2 pi]^3, compressible Navier-Stokes, Re 1600, RK4 at a fixed
-// step. Each configuration takes one untimed step (compilation, tuning), then `--steps` timed
-// steps, synchronised one by one; the table gives the median and minimum per step.
+// `frmini bench solver`: the paper's per-timestep tables (Table 1: s/step for each order,
+// precision and provider; Table 2: generated over BLAS speedups) on the Taylor-Green vortex
+// mesh of reference/benchmarking.md (a fully periodic box of hexes on [0, 2 pi]^3,
+// compressible Navier-Stokes, Re 1600, RK4 at a fixed step), or on a case file (--case, e.g.
+// the cylinder at Re 3900). Each configuration takes one untimed step (compilation, tuning),
+// then rounds of `--steps` timed steps that alternate between the providers, synchronised one
+// by one; the tables give the median (and the first listing the minimum) per step.
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +26,7 @@
 #include "solver/cli/bench.hpp"
 #include "solver/integrators/integrator.hpp"
 #include "solver/physics/physics.hpp"
+#include "solver/run/case.hpp"
 
 namespace frmini::cli {
 
@@ -60,90 +63,191 @@ struct Row {
   double dofs, median, min;
 };
 
+// One configuration ready to step: the case behind it (its mesh outlives the system).
+struct Setup {
+  std::unique_ptr<solver::Case> kase;  // null for the Taylor-Green box
+  std::unique_ptr<solver::System> sys;
+  std::unique_ptr<solver::Integrator> intg;
+  int stages = 4;
+};
+
+// The Taylor-Green box: Navier-Stokes, Re 1600, RK4 at a fixed step.
+Setup tgv_setup(kernels::Backend& be, const meshes::Mesh& mesh, int order, const std::string& prec,
+                const std::string& prov) {
+  solver::SystemConfig cfg;
+  cfg.phys.system = "navier-stokes";
+  cfg.phys.ndims = 3;
+  cfg.phys.mu = 1.0 / 1600;
+  cfg.phys.pr = 0.71;
+  cfg.order = order;
+  cfg.precision = kernels::parse_precision(prec, "bench solver: --precision");
+  cfg.matmul = prov;
+  solver::IntegratorOptions io;
+  io.dt = 1e-3;
+  cfg.nregs = solver::Integrator::registers(io);
+  Setup s;
+  s.sys = std::make_unique<solver::System>(be, mesh, cfg);
+  s.intg = solver::Integrator::make(*s.sys, io, {});
+  s.sys->set_from_positions(s.intg->current(),
+                            [&](int npts) { return physics::ics(cfg.phys, npts, tgv_ics); });
+  return s;
+}
+
+// A case file with the order, precision and provider overridden, as `frmini run` would with
+// flags, from its initial condition. Its scheme runs at its first dt with no controller, so
+// every timed step does the same work (no rejected steps).
+Setup case_setup(kernels::Backend& be, const std::string& file, int order, const std::string& prec,
+                 const std::string& prov) {
+  Setup s;
+  s.kase = std::make_unique<solver::Case>(solver::load_case(
+      file, {{"solver", "order", std::to_string(order), "--order"},
+             {"backend", "precision", prec, "--precision"},
+             {"backend", "matmul", prov, "--providers"}}));
+  auto io = s.kase->intg;
+  io.controller = "none";
+  s.sys = std::make_unique<solver::System>(be, s.kase->mesh, s.kase->sys);
+  s.intg = solver::Integrator::make(*s.sys, io, {s.kase->tstart, io.dt});
+  s.kase->set_initial_solution(*s.sys, s.intg->current());
+  s.stages = s.intg->stages();
+  return s;
+}
+
+double timed_step(kernels::Backend& be, solver::Integrator& intg) {
+  auto t0 = std::chrono::steady_clock::now();
+  intg.step_once(1e300);
+  be.synchronize();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// Median s/step of `r`'s order and precision with provider `base`, over r's (0 if absent).
+double speedup(const std::vector<Row>& rows, const Row& r, const std::string& base) {
+  for (const auto& o : rows)
+    if (o.order == r.order && o.precision == r.precision && o.provider == base)
+      return o.median / r.median;
+  return 0;
+}
+
+// Table 1: one row per order, one column per precision/provider; Table 2: the speedup of
+// every other provider over the last one listed (blas by default).
+void print_tables(const std::vector<Row>& rows, const std::vector<long>& orders,
+                  const std::vector<std::string>& precs, const std::vector<std::string>& provs) {
+  std::printf("\nTable 1: time per step (s, median)\n%-6s", "order");
+  for (const auto& pr : precs)
+    for (const auto& pv : provs) std::printf(" %18s", (pr + "/" + pv).c_str());
+  std::printf("\n");
+  for (long o : orders) {
+    std::printf("%-6ld", o);
+    for (const auto& pr : precs)
+      for (const auto& pv : provs)
+        for (const auto& r : rows)
+          if (r.order == o && r.precision == pr && r.provider == pv) std::printf(" %18.4g", r.median);
+    std::printf("\n");
+  }
+  const std::string& base = provs.back();
+  std::printf("\nTable 2: speedup (median s/step of %s / median s/step of the provider):\n",
+              base.c_str());
+  for (const auto& r : rows)
+    if (r.provider != base)
+      std::printf("  p%d %-6s %-10s %6.2fx\n", r.order, r.precision.c_str(), r.provider.c_str(),
+                  speedup(rows, r, base));
+}
+
 int bench_solver(const std::vector<std::string>& argv) {
   ArgParser p("bench solver",
-              "Per-step times of the Taylor-Green vortex (Navier-Stokes, RK4) for each order, "
-              "precision and matmul provider: the paper's Tables 1/2.");
-  p.option("backend", "NAME", "cpu, opencl or cuda", "cpu")
+              "Per-step times for each order, precision and matmul provider: the paper's Table 1 "
+              "(s/step) and Table 2 (speedup over the last provider), on the Taylor-Green "
+              "vortex box (Navier-Stokes, RK4) or on a case file (--case).");
+  p.option("backend", "NAME", "cpu, opencl or cuda (overrides the case's)", "cpu")
+      .option("case", "FILE.toml", "time this case (e.g. configs/cylinder-re3900.toml) instead of the box")
       .option("mesh", "FILE.h5", "a hex mesh instead of the built-in box (e.g. PyFR's 32^3 TGV mesh imported)")
       .option("n", "N", "built-in box: N^3 hexes on [0, 2 pi]^3", "16")
       .option("order", "LIST", "orders", "1-4")
       .option("precision", "LIST", "single,double", "double,single")
       .option("providers", "LIST", "matmul providers to compare", "generated,blas")
-      .option("steps", "N", "timed steps per configuration", "10")
+      .option("steps", "N", "timed steps per configuration and repeat", "10")
+      .option("repeats", "N", "rounds alternating the providers (the load of a shared machine "
+                              "falls on all alike)", "1")
       .option("cache-block", "N", "cpu: elements per cache block (0 = from the caches, -1 = none)", "0")
-      .option("csv", "FILE", "also write the table as CSV")
+      .option("csv", "FILE", "also write Table 1 with the speedups as CSV")
       .flag("profile", "after each configuration, time every kernel alone over its whole range");
   Args a = p.parse(argv);
   auto orders = a.get_int_list("order", 0, 8);
   auto precs = a.get_list("precision");
   auto provs = a.get_list("providers");
   const long steps = a.get_int("steps", 1, 100000);
+  const long repeats = a.get_int("repeats", 1, 1000);
+  const std::string casefile = a.get("case");
   kernels::BackendOptions bo;
   bo.chain_block = a.get_int("cache-block", -1, 1 << 30);
-  auto be = kernels::make_backend(a.get_choice("backend", {"cpu", "opencl", "cuda"}), bo);
-  auto mesh = tgv_mesh(a.get("mesh"), a.get_int("n", 1, 1000));
-  if (mesh.ndims != 3) throw UserError("bench solver: the mesh must be 3D");
+  std::string backend = a.get_choice("backend", {"cpu", "opencl", "cuda"});
+  meshes::Mesh mesh;
+  std::string title;
+  if (casefile.empty()) {
+    mesh = tgv_mesh(a.get("mesh"), a.get_int("n", 1, 1000));
+    if (mesh.ndims != 3) throw UserError("bench solver: the mesh must be 3D");
+    title = "Taylor-Green vortex, Navier-Stokes, RK4; " + std::to_string(mesh.total_elements()) +
+            " elements";
+  } else {
+    if (a.given("mesh") || a.given("n"))
+      throw UserError("bench solver: --mesh and --n are for the Taylor-Green box, not --case");
+    auto k = solver::load_case(casefile);  // checks the file before anything is timed
+    if (!a.given("backend")) backend = k.backend;
+    bo = k.bopts, bo.chain_block = a.given("cache-block") ? a.get_int("cache-block", -1, 1 << 30)
+                                                          : k.bopts.chain_block;
+    title = casefile + ": " + k.mesh_source + ", " + std::to_string(k.mesh.total_elements()) +
+            " elements, " + k.sys.phys.system + ", " + k.intg.scheme + " at dt = " +
+            std::to_string(k.intg.dt);
+  }
+  auto be = kernels::make_backend(backend, bo);
 
-  std::printf("Taylor-Green vortex, Navier-Stokes, RK4; %lld elements; backend %s (%s)\n",
-              (long long)mesh.total_elements(), be->name().c_str(), be->device_description().c_str());
+  std::printf("%s; backend %s (%s)\n", title.c_str(), be->name().c_str(),
+              be->device_description().c_str());
+  std::printf("each configuration: one untimed step, then %ld rounds of %ld timed steps alternating "
+              "the providers; medians over all timed steps\n", repeats, steps);
   std::printf("%-6s %-9s %-10s %12s %12s %12s %14s\n", "order", "precision", "provider",
               "DOF", "s/step", "min s/step", "DOF-stages/s");
+  std::fflush(stdout);
   std::vector<Row> rows;
   for (long order : orders)
-    for (const auto& prec : precs)
+    for (const auto& prec : precs) {
+      // Every provider's system lives at once, so the rounds can alternate between them (the
+      // cylinder at p = 4 in double: two systems, 10.7 GB resident on the cpu backend).
+      std::vector<Setup> su;
+      std::vector<std::vector<double>> t(provs.size());
       for (const auto& prov : provs) {
-        solver::SystemConfig cfg;
-        cfg.phys.system = "navier-stokes";
-        cfg.phys.ndims = 3;
-        cfg.phys.mu = 1.0 / 1600;
-        cfg.phys.pr = 0.71;
-        cfg.order = int(order);
-        cfg.precision = kernels::parse_precision(prec, "bench solver: --precision");
-        cfg.matmul = prov;
-        solver::IntegratorOptions io;
-        io.dt = 1e-3;
-        cfg.nregs = solver::Integrator::registers(io);
-        solver::System sys(*be, mesh, cfg);
-        auto intg = solver::Integrator::make(sys, io, {});
-        sys.set_from_positions(intg->current(),
-                               [&](int npts) { return physics::ics(cfg.phys, npts, tgv_ics); });
-        intg->step_once(1e300);  // compilation and tuning
+        su.push_back(casefile.empty() ? tgv_setup(*be, mesh, int(order), prec, prov)
+                                      : case_setup(*be, casefile, int(order), prec, prov));
+        su.back().intg->step_once(1e300);  // compilation and tuning
         be->synchronize();
-        std::vector<double> t;
-        for (long s = 0; s < steps; ++s) {
-          auto t0 = std::chrono::steady_clock::now();
-          intg->step_once(1e300);
-          be->synchronize();
-          t.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
-        }
-        std::sort(t.begin(), t.end());
-        Row r{int(order), prec, prov, double(sys.ndofs()), t[t.size() / 2], t.front()};
-        rows.push_back(r);
-        std::printf("%-6d %-9s %-10s %12.0f %12.4g %12.4g %14.4g\n", r.order, prec.c_str(),
-                    prov.c_str(), r.dofs, r.median, r.min, r.dofs * 4 / r.median);
+      }
+      for (long r = 0; r < repeats; ++r)
+        for (std::size_t i = 0; i < provs.size(); ++i)
+          for (long s = 0; s < steps; ++s) t[i].push_back(timed_step(*be, *su[i].intg));
+      for (std::size_t i = 0; i < provs.size(); ++i) {
+        std::sort(t[i].begin(), t[i].end());
+        Row row{int(order), prec, provs[i], double(su[i].sys->ndofs()), t[i][t[i].size() / 2],
+                t[i].front()};
+        rows.push_back(row);
+        std::printf("%-6d %-9s %-10s %12.0f %12.4g %12.4g %14.4g\n", row.order, prec.c_str(),
+                    provs[i].c_str(), row.dofs, row.median, row.min,
+                    row.dofs * su[i].stages / row.median);
         std::fflush(stdout);
         if (a.given("profile")) {
           const double bw = be->bandwidth().triad_gbs;
-          for (const auto& k : sys.profile(3))
+          for (const auto& k : su[i].sys->profile(3))
             std::printf("    %-34s %9.3f ms %8.1f GB/s %5.0f%% of triad\n", k.name.c_str(),
                         k.seconds * 1e3, k.bytes / k.seconds / 1e9, 100 * k.bytes / k.seconds / 1e9 / bw);
         }
       }
-  // Speedups of every provider over the first one listed that is not itself (blas by default).
-  std::printf("\nspeedup (median s/step of %s / median s/step of the provider):\n", provs.back().c_str());
-  for (const auto& r : rows)
-    for (const auto& o : rows)
-      if (o.order == r.order && o.precision == r.precision && o.provider == provs.back() &&
-          r.provider != o.provider)
-        std::printf("  p%d %-6s %-10s %6.2fx\n", r.order, r.precision.c_str(), r.provider.c_str(),
-                    o.median / r.median);
+    }
+  print_tables(rows, orders, precs, provs);
   if (a.given("csv")) {
-    std::string csv = "order,precision,provider,dof,median_s_per_step,min_s_per_step\n";
+    std::string csv = "order,precision,provider,dof,median_s_per_step,min_s_per_step,speedup_vs_" +
+                      provs.back() + "\n";
     char b[256];
     for (const auto& r : rows) {
-      std::snprintf(b, sizeof b, "%d,%s,%s,%.0f,%.6e,%.6e\n", r.order, r.precision.c_str(),
-                    r.provider.c_str(), r.dofs, r.median, r.min);
+      std::snprintf(b, sizeof b, "%d,%s,%s,%.0f,%.6e,%.6e,%.4f\n", r.order, r.precision.c_str(),
+                    r.provider.c_str(), r.dofs, r.median, r.min, speedup(rows, r, provs.back()));
       csv += b;
     }
     write_text_atomically(a.get("csv"), csv);
@@ -154,7 +258,7 @@ int bench_solver(const std::vector<std::string>& argv) {
 }  // namespace
 
 static const bool registered = register_bench(
-    {"solver", "per-step times of the Taylor-Green vortex by order, precision and provider",
+    {"solver", "per-step times of the Taylor-Green vortex or a case by order, precision and provider",
      bench_solver});
 
 }  // namespace frmini::cli

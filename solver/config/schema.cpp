@@ -94,9 +94,29 @@ std::vector<SectionSpec> build() {
       {"plugins.integrals", "Conserved totals and residual norms to CSV.",
        {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
         {"file", T::string, "integrals.csv", "CSV file, relative to the working directory"}}},
-      {"plugins.forces.*", "Pressure and viscous force on a boundary (table name = boundary).",
+      {"plugins.tavg", "Running time-weighted means of rho, u, v[, w], p from tstart, written "
+                       "every dt-out as solution files (variables = primitive-mean).",
+       {{"nsteps", T::integer, "1", "sample every nsteps steps (and at every output)", {}, 1, 1e9},
+        {"tstart", T::real, "0", "start of the averaging window (start after the transient)"},
+        {"dt-out", T::real, "", "output interval", {}, 0.0, 1e300, true},
+        {"basedir", T::string, ".", "output folder, relative to the working directory"},
+        {"basename", T::string, "tavg-{t}", "file name; {t} = time, {n} = output number"}}},
+      {"plugins.forces.*", "Pressure and viscous force on a boundary (table name = boundary), "
+                           "Cd, Cl (Cz) = F / (q S) along x, y (z), and at the end mean Cd, rms Cl "
+                           "and the Strouhal number in the report and <file>-summary.csv.",
        {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
-        {"file", T::string, "", "CSV file (default forces-<name>.csv)"}}},
+        {"file", T::string, "", "CSV file (default forces-<name>.csv)"},
+        {"ref-density", T::real, "", "rho for q (default: [constants] rhoinf, else a constant "
+                                     "[ics] rho, else 1)", {}, 0.0},
+        {"ref-velocity", T::real, "", "U for q and St (default: [constants] Uinf, else |[ics] "
+                                      "velocity| if constant, else 1)", {}, 0.0},
+        {"ref-pressure", T::real, "", "dynamic pressure q (default rho U^2 / 2)", {}, 0.0},
+        {"ref-area", T::real, "", "reference area S (default the boundary's frontal area across "
+                                  "x: D x span in 3D, D in 2D)", {}, 0.0},
+        {"ref-length", T::real, "", "D for St = f D / U (default frontal area / span)", {}, 0.0},
+        {"stats-tstart", T::real, "", "statistics from this time (default: after stats-discard)"},
+        {"stats-discard", T::real, "0.5", "fraction of the history discarded as transient", {},
+         0.0, 0.99}}},
       {"plugins.export", "VTK files and pictures every dt-out, as frmini export makes them "
                          "(docs/export.md), with .pvd collections kept up to date.",
        {{"dt-out", T::real, "", "output interval", {}, 0.0, 1e300, true},

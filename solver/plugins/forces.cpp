@@ -1,11 +1,15 @@
 #include "solver/plugins/forces.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 #include "operators/atomic_file.hpp"
 #include "operators/error.hpp"
+#include "solver/config/expression.hpp"
+#include "solver/plugins/force_stats.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 
 namespace frmini::solver {
@@ -108,7 +112,82 @@ SurfaceForce surface_force(const System& sys, const std::vector<std::vector<doub
   return f;
 }
 
+FrontalExtent frontal_extent(const System& sys, const meshes::Mesh& mesh,
+                             const std::string& boundary) {
+  const BoundaryInterfaces* b = nullptr;
+  for (const auto& x : sys.interfaces().boundaries)
+    if (x.name == boundary) b = &x;
+  if (!b) throw UserError("forces: the mesh has no boundary '" + boundary + "'");
+  const int nd = sys.ndims();
+  FrontalExtent r;
+  // A closed convex body's shadow on the plane across x is covered twice by its surface
+  // (front and back), so the shadow's area is half the integral of |n_x|: D per unit span
+  // in 2D, D x span for a 3D cylinder, by the same quadrature as the forces.
+  for (std::size_t q = 0; q < b->size(); ++q) {
+    const FacePoint& fp = b->left[q];
+    const double wa = sys.operators()[std::size_t(fp.group)].fpts_wts[std::size_t(fp.fpt)] * b->magn[q];
+    r.area += 0.5 * wa * std::abs(b->nrm[q * std::size_t(nd)]);
+  }
+  if (nd == 3) {
+    // The span from the nodes of the elements on the boundary: flux points stop short of the
+    // faces' edges, and an extruded mesh's elements span exactly what their faces do in z.
+    double zmin = 1e308, zmax = -1e308;
+    for (const auto& fp : b->left) {
+      const auto& g = mesh.groups[std::size_t(fp.group)];
+      for (int n = 0; n < g.nnodes; ++n) {
+        const double z = g.nodes[(std::size_t(fp.elem) * g.nnodes + n) * 3 + 2];
+        zmin = std::min(zmin, z), zmax = std::max(zmax, z);
+      }
+    }
+    r.span = zmax > zmin ? zmax - zmin : 1.0;
+  }
+  r.length = r.area / r.span;
+  return r;
+}
+
 namespace {
+
+// A reference value: the key's, else the first of `fallbacks` that the case defines as a
+// constant ([constants] key, or an [ics] expression of no coordinate), else `def`.
+struct Ref {
+  double value;
+  std::string from;
+};
+
+std::optional<double> constant_ics(const config::Config& cfg, const std::string& key) {
+  if (!cfg.has("ics", key)) return std::nullopt;
+  auto e = config::Expression::parse(cfg.expr("ics", key), {"x", "y", "z"}, cfg.constants(),
+                                     cfg.where("ics", key));
+  for (const char* v : {"x", "y", "z"})
+    if (e.uses(v)) return std::nullopt;
+  return e.eval({{"x", 0.0}, {"y", 0.0}, {"z", 0.0}});
+}
+
+Ref ref_density(const config::Config& cfg, const std::string& sec) {
+  if (cfg.has(sec, "ref-density")) return {cfg.real(sec, "ref-density"), "ref-density"};
+  if (cfg.has("constants", "rhoinf")) return {cfg.real("constants", "rhoinf"), "[constants] rhoinf"};
+  if (auto r = constant_ics(cfg, "rho")) return {*r, "[ics] rho"};
+  return {1.0, "default 1"};
+}
+
+Ref ref_velocity(const config::Config& cfg, const std::string& sec) {
+  if (cfg.has(sec, "ref-velocity")) return {cfg.real(sec, "ref-velocity"), "ref-velocity"};
+  if (cfg.has("constants", "Uinf")) return {cfg.real("constants", "Uinf"), "[constants] Uinf"};
+  double uu = 0;
+  for (const char* v : {"u", "v", "w"}) {
+    if (!cfg.has("ics", v)) continue;
+    auto c = constant_ics(cfg, v);
+    if (!c) return {1.0, "default 1 ([ics] velocity not constant)"};
+    uu += *c * *c;
+  }
+  return uu > 0 ? Ref{std::sqrt(uu), "|[ics] velocity|"} : Ref{1.0, "default 1"};
+}
+
+std::string fmt(const char* f, double x) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, x);
+  return b;
+}
 
 class Forces : public Plugin {
  public:
@@ -118,6 +197,10 @@ class Forces : public Plugin {
         nsteps_(k.cfg.integer(section_, "nsteps")),
         file_(k.cfg.str(section_, "file").empty() ? "forces-" + boundary_ + ".csv"
                                                    : k.cfg.str(section_, "file")) {
+    summary_ = file_.parent_path() / (file_.stem().string() + "-summary.csv");
+    const auto& c = k.cfg;
+    if (c.has(section_, "stats-tstart")) stats_.tstart = c.real(section_, "stats-tstart");
+    stats_.discard = c.real(section_, "stats-discard");
     // Checked before the run starts, so a misspelt name costs no output and no time.
     std::string names;
     for (const auto& b : k.mesh.boundaries) {
@@ -130,18 +213,50 @@ class Forces : public Plugin {
   std::string name() const override { return "forces"; }
   void start(RunContext& ctx) override {
     static const char* ax = "xyz";
+    const int nd = ctx.sys.ndims();
+    reference(ctx);
     csv_ = "step,t";
-    for (int d = 0; d < ctx.sys.ndims(); ++d) csv_ += std::string(",p") + ax[d];
-    for (int d = 0; d < ctx.sys.ndims(); ++d) csv_ += std::string(",v") + ax[d];
-    csv_ += "\n";
+    for (const char* part : {"p", "v"})
+      for (int d = 0; d < nd; ++d) csv_ += std::string(",") + part + ax[d];
+    csv_ += nd == 3 ? ",cd,cl,cz\n" : ",cd,cl\n";
     sample(ctx);  // also checks the boundary exists before the first step
   }
   void after_step(RunContext& ctx) override {
     if (ctx.intg.state().nsteps % nsteps_ == 0) sample(ctx);
   }
-  void finish(RunContext&) override { write_text_atomically(file_, csv_); }
+  void finish(RunContext& ctx) override {
+    write_text_atomically(file_, csv_);
+    summarise(ctx);
+  }
 
  private:
+  // q and S from the keys or the case: q = rho U^2 / 2, S = the boundary's frontal area.
+  void reference(RunContext& ctx) {
+    const auto& c = ctx.kase.cfg;
+    FrontalExtent ext;
+    try {
+      ext = frontal_extent(ctx.sys, ctx.kase.mesh, boundary_);
+    } catch (const UserError& e) {
+      throw UserError(c.filename() + ": [" + section_ + "]: " + e.what());
+    }
+    const Ref rho = ref_density(c, section_), u = ref_velocity(c, section_);
+    uref_ = u.value;
+    qref_ = c.has(section_, "ref-pressure") ? c.real(section_, "ref-pressure")
+                                            : 0.5 * rho.value * u.value * u.value;
+    aref_ = c.has(section_, "ref-area") ? c.real(section_, "ref-area") : ext.area;
+    lref_ = c.has(section_, "ref-length") ? c.real(section_, "ref-length") : ext.length;
+    if (!(qref_ > 0) || !(aref_ > 0) || !(lref_ > 0) || !(uref_ > 0))
+      throw UserError(c.filename() + ": [" + section_ + "]: the reference pressure, area, length "
+                      "and velocity must be positive (set ref-pressure, ref-area, ref-length, "
+                      "ref-velocity)");
+    refs_ = "q = " + fmt("%.6g", qref_) +
+            (c.has(section_, "ref-pressure") ? " (ref-pressure)"
+                                             : " (rho U^2/2, rho from " + rho.from + ", U from " + u.from + ")") +
+            ", S = " + fmt("%.6g", aref_) +
+            (c.has(section_, "ref-area") ? " (ref-area)" : " (frontal area, D x span)") +
+            ", D = " + fmt("%.6g", lref_) + (c.has(section_, "ref-length") ? " (ref-length)" : "");
+  }
+
   void sample(RunContext& ctx) {
     SurfaceForce f;
     try {
@@ -149,20 +264,48 @@ class Forces : public Plugin {
     } catch (const UserError& e) {
       throw UserError(ctx.kase.cfg.filename() + ": [" + section_ + "]: " + e.what());
     }
+    const double t = ctx.intg.state().t;
     char b[64];
-    std::snprintf(b, sizeof b, "%lld,%.10g", (long long)ctx.intg.state().nsteps, ctx.intg.state().t);
+    std::snprintf(b, sizeof b, "%lld,%.10g", (long long)ctx.intg.state().nsteps, t);
     csv_ += b;
     for (const auto* v : {&f.pressure, &f.viscous})
-      for (double x : *v) {
-        std::snprintf(b, sizeof b, ",%.10g", x);
-        csv_ += b;
-      }
+      for (double x : *v) csv_ += fmt(",%.10g", x);
+    double coef[3] = {0, 0, 0};
+    for (std::size_t d = 0; d < f.pressure.size(); ++d) {
+      coef[d] = (f.pressure[d] + f.viscous[d]) / (qref_ * aref_);
+      csv_ += fmt(",%.10g", coef[d]);
+    }
     csv_ += "\n";
+    // A restart or a rejected step can revisit a time; keep the history increasing.
+    if (!t_.empty() && t <= t_.back()) return;
+    t_.push_back(t), cd_.push_back(coef[0]), cl_.push_back(coef[1]);
   }
+
+  void summarise(RunContext& ctx) {
+    stats_.lref = lref_, stats_.uref = uref_;
+    const ForceStats s = force_stats(t_, cd_, cl_, stats_);
+    const std::string st = s.cycles_found ? fmt("%.6g", s.strouhal) : "";
+    std::string csv = "boundary,t0,t1,ncycles,strouhal,mean_cd,rms_cl,mean_cl,ref_pressure,"
+                      "ref_area,ref_length,note\n";
+    csv += boundary_ + fmt(",%.10g", s.t0) + fmt(",%.10g", s.t1) + "," + std::to_string(s.ncycles) +
+           "," + st + fmt(",%.10g", s.mean_cd) + fmt(",%.10g", s.rms_cl) + fmt(",%.10g", s.mean_cl) +
+           fmt(",%.10g", qref_) + fmt(",%.10g", aref_) + fmt(",%.10g", lref_) + "," + s.note + "\n";
+    write_text_atomically(summary_, csv);
+    ctx.report.push_back("forces on " + boundary_ + ": " + refs_);
+    ctx.report.push_back("  t " + fmt("%.6g", s.t0) + " to " + fmt("%.6g", s.t1) + ": mean Cd " +
+                         fmt("%.5g", s.mean_cd) + ", rms Cl " + fmt("%.5g", s.rms_cl) +
+                         (s.cycles_found ? ", St " + st + " over " + std::to_string(s.ncycles) + " cycles"
+                                         : ", St: " + s.note) +
+                         " (" + summary_.string() + ")");
+  }
+
   std::string boundary_, section_;
   int64_t nsteps_;
-  std::filesystem::path file_;
-  std::string csv_;
+  std::filesystem::path file_, summary_;
+  std::string csv_, refs_;
+  ForceStatsOptions stats_;
+  double qref_ = 1, aref_ = 1, lref_ = 1, uref_ = 1;
+  std::vector<double> t_, cd_, cl_;
 };
 
 }  // namespace

@@ -26,6 +26,8 @@ struct RunContext {
   bool quiet = false;
   double setup_seconds = 0;
   std::string last_file;  // the last solution file written (nancheck names it)
+  // Lines plugins add in finish() for the run report (the timing plugin, last, prints them).
+  std::vector<std::string> report;
 };
 
 class Plugin {

@@ -14,5 +14,6 @@ std::unique_ptr<Plugin> make_progress(const Case& k, bool quiet);
 std::unique_ptr<Plugin> make_timing(const Case& k);
 std::unique_ptr<Plugin> make_integrals(const Case& k);
 std::unique_ptr<Plugin> make_forces(const Case& k, const std::string& boundary);
+std::unique_ptr<Plugin> make_tavg(const Case& k);
 
 }  // namespace frmini::solver

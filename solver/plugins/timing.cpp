@@ -77,6 +77,7 @@ class Timing : public Plugin {
                   mean, mn, w.size());
       std::printf("  DOF-stages/s    %.4g\n", dofs * ctx.intg.stages() / mean);
     }
+    for (const auto& l : ctx.report) std::printf("  %s\n", l.c_str());
     std::printf("  matmul providers chosen:\n");
     for (const auto& [op, choice] : ctx.sys.matmul_choices())
       std::printf("    %-18s %s\n", op.c_str(), choice.c_str());

@@ -54,7 +54,7 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
   }
   auto plugins = make_plugins(k, o.quiet);
 
-  RunContext ctx{k, sys, *intg, *be, o.flags, o.quiet, 0.0, ""};
+  RunContext ctx{k, sys, *intg, *be, o.flags, o.quiet, 0.0, "", {}};
   ctx.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (auto& p : plugins) p->start(ctx);
   const int64_t first = intg->state().nsteps;
