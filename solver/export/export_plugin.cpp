@@ -125,7 +125,18 @@ class ExportPlugin : public Plugin {
     if (!v.isosurfaces.empty()) v.iso_out = (dir_ / (n + "-iso.vtp")).string();
     if (png_) v.png = (dir_ / (n + ".png")).string();
     if (!v.isosurfaces.empty() || png_) {
-      const ViewReport r = write_views(ctx_, s, opts_, v);
+      ViewReport r;
+      try {
+        r = write_views(ctx_, s, opts_, v);
+      } catch (const UserError& e) {
+        // A uniform start has no vortices (qcrit = 0 everywhere): a value outside a field's
+        // range is a fact about this moment of the flow, not a mistake in the case, so the
+        // run goes on and the next output tries again.
+        std::cerr << "frmini: export t = " << t << ": no isosurface or picture (" << e.what() << ")\n";
+        ++count_;
+        last_step_ = ctx.intg.state().nsteps;
+        return;
+      }
       if (!v.iso_out.empty()) {
         isos_.push_back({t, fs::path(v.iso_out).filename().string()});
         write_pvd((dir_ / (stem_ + "-iso.pvd")).string(), isos_);

@@ -80,7 +80,10 @@ Colouring colour_by(vtkDataSet& copy, const FieldChoice& choice, const PictureOp
   auto s = detail::extract_scalar(*a, choice.component, "frmini-colour");
   double r0[2];
   s->GetRange(r0);
-  const bool signed_field = r0[0] < 0 && r0[1] > 0;
+  // Signed when both signs carry weight: a positive field (Mach number) interpolated at
+  // high order dips a little below zero near walls, which must not make its map diverging.
+  const bool signed_field =
+      r0[0] < 0 && r0[1] > 0 && std::min(-r0[0], r0[1]) > 0.02 * std::max(-r0[0], r0[1]);
   auto range = o.range ? *o.range : detail::percentile_range(*s, o.percentile, signed_field, weights);
   if (!(range[1] > range[0])) range = {range[0] - 1, range[0] + 1};
   copy.GetPointData()->SetScalars(s);
