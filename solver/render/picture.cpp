@@ -80,10 +80,19 @@ Colouring colour_by(vtkDataSet& copy, const FieldChoice& choice, const PictureOp
   auto s = detail::extract_scalar(*a, choice.component, "frmini-colour");
   double r0[2];
   s->GetRange(r0);
-  // Signed when both signs carry weight: a positive field (Mach number) interpolated at
-  // high order dips a little below zero near walls, which must not make its map diverging.
-  const bool signed_field =
-      r0[0] < 0 && r0[1] > 0 && std::min(-r0[0], r0[1]) > 0.02 * std::max(-r0[0], r0[1]);
+  // Signed when both signs carry weight (at least 2% of the points each): a positive field
+  // (the Mach number) interpolated at high order dips below zero near walls, which must not
+  // make its map diverging.
+  bool signed_field = r0[0] < 0 && r0[1] > 0;
+  if (signed_field) {
+    vtkIdType neg = 0, pos = 0;
+    for (vtkIdType i = 0; i < s->GetNumberOfTuples(); ++i) {
+      const double x = s->GetTuple1(i);
+      neg += x < 0, pos += x > 0;
+    }
+    const double n = double(std::max<vtkIdType>(s->GetNumberOfTuples(), 1));
+    signed_field = neg > 0.02 * n && pos > 0.02 * n;
+  }
   auto range = o.range ? *o.range : detail::percentile_range(*s, o.percentile, signed_field, weights);
   if (!(range[1] > range[0])) range = {range[0] - 1, range[0] + 1};
   copy.GetPointData()->SetScalars(s);
