@@ -7,7 +7,6 @@
 // exporter, which depend on the solver library; it registers itself with make_plugins by
 // section name (register_export_plugin, called by the run command).
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -38,8 +37,7 @@ std::vector<std::string> split_list(const std::string& s) {
 class ExportPlugin : public Plugin {
  public:
   explicit ExportPlugin(const Case& k)
-      : dt_out_(k.cfg.real(kSection, "dt-out")),
-        t0_(k.tstart),
+      : clock_{k.tstart, k.cfg.real(kSection, "dt-out")},
         dir_(k.cfg.str(kSection, "basedir")),
         base_(k.cfg.str(kSection, "basename")),
         volume_(k.cfg.boolean(kSection, "volume")),
@@ -76,14 +74,14 @@ class ExportPlugin : public Plugin {
   std::string name() const override { return "export"; }
 
   void start(RunContext& ctx) override {
-    k_ = int64_t(std::floor((ctx.intg.state().t - t0_) / dt_out_ + 1e-9)) + 1;
+    clock_.start(ctx.intg.state().t);
     if (ctx.intg.state().nsteps == 0) write(ctx);
   }
-  double next_time(const RunContext&) const override { return t0_ + double(k_) * dt_out_; }
+  double next_time(const RunContext&) const override { return clock_.next(); }
   void after_step(RunContext& ctx) override {
-    if (ctx.intg.state().t >= next_time(ctx) - 1e-12 * std::max(1.0, std::abs(next_time(ctx)))) {
+    if (clock_.due(ctx.intg.state().t)) {
       write(ctx);
-      ++k_;
+      ++clock_.k;
     }
   }
   void finish(RunContext& ctx) override {
@@ -91,20 +89,10 @@ class ExportPlugin : public Plugin {
   }
 
  private:
-  std::string file_name(double t) {
-    std::string n = base_;
-    char tb[64];
-    std::snprintf(tb, sizeof tb, "%.4f", t);
-    for (auto [key, val] : {std::pair<std::string, std::string>{"{t}", tb},
-                            {"{n}", std::to_string(count_)}})
-      for (std::size_t p; (p = n.find(key)) != std::string::npos;) n.replace(p, key.size(), val);
-    return n;
-  }
-
   void write(RunContext& ctx) {
     const SolutionFile s = current_solution(ctx);
     const double t = s.state.t;
-    const std::string n = file_name(t);
+    const std::string n = output_name(base_, t, count_);
     fs::create_directories(dir_.empty() ? fs::path(".") : dir_);
     std::vector<std::string> written;
     if (volume_) {
@@ -150,7 +138,7 @@ class ExportPlugin : public Plugin {
     last_step_ = ctx.intg.state().nsteps;
   }
 
-  double dt_out_, t0_;
+  OutputClock clock_;
   fs::path dir_;
   std::string base_, stem_;
   bool volume_ = true, png_ = false;
@@ -159,7 +147,7 @@ class ExportPlugin : public Plugin {
   BoundaryOptions bopts_;
   ViewOptions views_;
   std::vector<PvdEntry> vols_, bnds_, isos_;
-  int64_t k_ = 1, last_step_ = -1;
+  int64_t last_step_ = -1;
   int count_ = 0;
 };
 

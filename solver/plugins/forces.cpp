@@ -11,42 +11,9 @@
 #include "solver/config/expression.hpp"
 #include "solver/plugins/force_stats.hpp"
 #include "solver/plugins/plugins_internal.hpp"
+#include "solver/system/gradients.hpp"
 
 namespace frmini::solver {
-
-namespace {
-
-// The physical gradient of every variable at the solution points of element e:
-// g[(j*nupts + i)*nvars + v] = d u_v / d x_j at upt i, as gradcoru computes it:
-// grad_x = (1/|J|) S^T grad_xi, grad_xi from M4.
-std::vector<double> upts_gradient(const System& sys, std::size_t g, int64_t e,
-                                  const std::vector<double>& s) {
-  const auto& ops = sys.operators()[g];
-  const auto& geo = sys.geometry()[g];
-  const int nd = sys.ndims(), nv = sys.nvars(), nu = ops.nupts;
-  const std::size_t ne = std::size_t(geo.neles);
-  std::vector<double> ref(std::size_t(nd) * nu * nv, 0.0), out(ref.size(), 0.0);
-  for (int d = 0; d < nd; ++d)
-    for (int i = 0; i < nu; ++i)
-      for (int j = 0; j < nu; ++j) {
-        const double m = ops.m4(std::size_t(d * nu + i), std::size_t(j));
-        if (m == 0.0) continue;
-        for (int v = 0; v < nv; ++v)
-          ref[(std::size_t(d) * nu + i) * nv + v] += m * s[(std::size_t(e) * nv + v) * nu + j];
-      }
-  for (int i = 0; i < nu; ++i) {
-    const double rj = geo.rcpdjac_upts[std::size_t(i) * ne + std::size_t(e)];
-    for (int j = 0; j < nd; ++j)
-      for (int d = 0; d < nd; ++d) {
-        const double sm = geo.smats_upts[((std::size_t(i) * nd + d) * nd + j) * ne + std::size_t(e)];
-        for (int v = 0; v < nv; ++v)
-          out[(std::size_t(j) * nu + i) * nv + v] += rj * sm * ref[(std::size_t(d) * nu + i) * nv + v];
-      }
-  }
-  return out;
-}
-
-}  // namespace
 
 SurfaceForce surface_force(const System& sys, const std::vector<std::vector<double>>& soln,
                            const std::string& boundary) {
@@ -79,9 +46,12 @@ SurfaceForce surface_force(const System& sys, const std::vector<std::vector<doub
     if (!ph.viscous()) continue;
 
     auto it = grads.find({fp.group, fp.elem});
-    if (it == grads.end())
-      it = grads.emplace(std::make_pair(fp.group, fp.elem),
-                         upts_gradient(sys, std::size_t(fp.group), fp.elem, s)).first;
+    if (it == grads.end()) {
+      std::vector<double> g(std::size_t(nd) * nv * nu);
+      upts_gradient(ops, sys.geometry()[std::size_t(fp.group)],
+                    s.data() + std::size_t(fp.elem) * nv * nu, std::size_t(fp.elem), nv, g.data());
+      it = grads.emplace(std::make_pair(fp.group, fp.elem), std::move(g)).first;
+    }
     // Conserved gradients at the flux point, then velocity gradients dv[j][i] = dv_i/dx_j.
     std::vector<double> gu(std::size_t(nd) * nv, 0.0);
     for (int i = 0; i < nu; ++i) {
@@ -89,7 +59,7 @@ SurfaceForce surface_force(const System& sys, const std::vector<std::vector<doub
       if (m == 0.0) continue;
       for (int j = 0; j < nd; ++j)
         for (int v = 0; v < nv; ++v)
-          gu[std::size_t(j) * nv + v] += m * it->second[(std::size_t(j) * nu + i) * nv + v];
+          gu[std::size_t(j) * nv + v] += m * it->second[(std::size_t(j) * nv + v) * nu + i];
     }
     double dv[3][3] = {}, divv = 0;
     for (int j = 0; j < nd; ++j) {

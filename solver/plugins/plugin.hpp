@@ -4,6 +4,9 @@
 // at a time (next_time) so outputs land exactly on their times.
 #pragma once
 
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <limits>
 #include <memory>
@@ -51,10 +54,26 @@ std::vector<std::unique_ptr<Plugin>> make_plugins(const Case& k, bool quiet);
 using PluginFactory = std::unique_ptr<Plugin> (*)(const Case&);
 void register_plugin(const std::string& section, PluginFactory make);
 
-// The current state as a solution file in memory (downloaded from the device), and that
-// written to `path` (used by the writer and by the runner at the end).
+// A solution file's description of this run (case, mesh, discretisation, integrator state,
+// element groups) with no data yet; the current state in memory (downloaded from the
+// device); and that written to `path` (the writer, and the runner at the end).
 struct SolutionFile;
+SolutionFile solution_header(RunContext& ctx);
 SolutionFile current_solution(RunContext& ctx);
 std::string write_current_solution(RunContext& ctx, const std::filesystem::path& path);
+
+// Outputs due at t0 + k dt (k = 1, 2, ...; never a running sum, so a restart lands on the
+// same times): the writer's and the export plugin's schedule.
+struct OutputClock {
+  double t0 = 0, dt = 1;
+  int64_t k = 1;
+  void start(double t) { k = int64_t(std::floor((t - t0) / dt + 1e-9)) + 1; }
+  double next() const { return t0 + double(k) * dt; }
+  bool due(double t) const { return t >= next() - 1e-12 * std::max(1.0, std::abs(next())); }
+};
+
+// An output's file name from a basename: {t} = the time (4 decimals), {n} = the output number
+// (the writer, tavg and export plugins name files alike).
+std::string output_name(const std::string& basename, double t, int n);
 
 }  // namespace frmini::solver

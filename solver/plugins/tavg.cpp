@@ -6,7 +6,6 @@
 // steady flow (mean Cd, the recirculation length) come from these files.
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "solver/io/solution_file.hpp"
 #include "solver/plugins/plugins_internal.hpp"
@@ -64,28 +63,10 @@ class TimeAveragePlugin : public Plugin {
     acc_.add(ctx.intg.state().t, u);
   }
   void write(RunContext& ctx) {
-    std::string n = base_;
-    char tb[64];
-    std::snprintf(tb, sizeof tb, "%.4f", ctx.intg.state().t);
-    for (auto [key, val] : {std::pair<std::string, std::string>{"{t}", tb},
-                            {"{n}", std::to_string(count_++)}})
-      for (std::size_t p; (p = n.find(key)) != std::string::npos;) n.replace(p, key.size(), val);
-    SolutionFile f;
-    f.config_text = ctx.kase.cfg.text();
-    f.config_name = ctx.kase.cfg.filename();
-    f.flags = ctx.flags;
-    f.mesh_uuid = ctx.kase.mesh.uuid;
-    f.system = ctx.sys.config().phys.system;
-    f.order = ctx.sys.config().order;
-    f.ndims = ctx.sys.ndims();
-    f.nvars = ctx.sys.nvars();
+    const std::string n = output_name(base_, ctx.intg.state().t, count_++);
+    SolutionFile f = solution_header(ctx);
     f.variables = "primitive-mean";
-    f.state = ctx.intg.state();
     f.soln = acc_.mean();
-    for (const auto& l : ctx.sys.layout()) {
-      f.etypes.push_back(l.etype);
-      f.shapes.push_back({std::size_t(l.neles), std::size_t(ctx.sys.nvars()), std::size_t(l.nupts)});
-    }
     const auto path = dir_ / (n + ".h5");
     std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
     write_solution(path.string(), f);

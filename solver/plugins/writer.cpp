@@ -9,7 +9,16 @@
 
 namespace frmini::solver {
 
-SolutionFile current_solution(RunContext& ctx) {
+std::string output_name(const std::string& basename, double t, int n) {
+  std::string name = basename;
+  char tb[64];
+  std::snprintf(tb, sizeof tb, "%.4f", t);
+  for (auto [key, val] : {std::pair<std::string, std::string>{"{t}", tb}, {"{n}", std::to_string(n)}})
+    for (std::size_t p; (p = name.find(key)) != std::string::npos;) name.replace(p, key.size(), val);
+  return name;
+}
+
+SolutionFile solution_header(RunContext& ctx) {
   SolutionFile f;
   f.config_text = ctx.kase.cfg.text();
   f.config_name = ctx.kase.cfg.filename();
@@ -20,11 +29,16 @@ SolutionFile current_solution(RunContext& ctx) {
   f.ndims = ctx.sys.ndims();
   f.nvars = ctx.sys.nvars();
   f.state = ctx.intg.state();
-  f.soln = ctx.sys.download_solution(ctx.intg.current());
   for (const auto& l : ctx.sys.layout()) {
     f.etypes.push_back(l.etype);
     f.shapes.push_back({std::size_t(l.neles), std::size_t(ctx.sys.nvars()), std::size_t(l.nupts)});
   }
+  return f;
+}
+
+SolutionFile current_solution(RunContext& ctx) {
+  SolutionFile f = solution_header(ctx);
+  f.soln = ctx.sys.download_solution(ctx.intg.current());
   return f;
 }
 
@@ -41,22 +55,20 @@ namespace {
 class Writer : public Plugin {
  public:
   explicit Writer(const Case& k)
-      : dt_out_(k.cfg.real("plugins.writer", "dt-out")),
-        t0_(k.tstart),
+      : clock_{k.tstart, k.cfg.real("plugins.writer", "dt-out")},
         dir_(k.cfg.str("plugins.writer", "basedir")),
         base_(k.cfg.str("plugins.writer", "basename")) {}
   std::string name() const override { return "writer"; }
 
   void start(RunContext& ctx) override {
-    // Output k is due at t0 + k*dt_out (never a running sum, so restarts agree exactly).
-    k_ = int64_t(std::floor((ctx.intg.state().t - t0_) / dt_out_ + 1e-9)) + 1;
+    clock_.start(ctx.intg.state().t);
     if (ctx.intg.state().nsteps == 0) write(ctx);  // the initial condition
   }
-  double next_time(const RunContext&) const override { return t0_ + double(k_) * dt_out_; }
+  double next_time(const RunContext&) const override { return clock_.next(); }
   void after_step(RunContext& ctx) override {
-    if (ctx.intg.state().t >= next_time(ctx) - 1e-12 * std::max(1.0, std::abs(next_time(ctx)))) {
+    if (clock_.due(ctx.intg.state().t)) {
       write(ctx);
-      ++k_;
+      ++clock_.k;
     }
   }
   // A run that stops between outputs (--steps, or tend not a multiple of dt-out) still leaves
@@ -67,19 +79,12 @@ class Writer : public Plugin {
 
  private:
   void write(RunContext& ctx) {
-    std::string n = base_;
-    char tb[64];
-    std::snprintf(tb, sizeof tb, "%.4f", ctx.intg.state().t);
-    for (auto [key, val] : {std::pair<std::string, std::string>{"{t}", tb},
-                            {"{n}", std::to_string(count_++)}})
-      for (std::size_t p; (p = n.find(key)) != std::string::npos;) n.replace(p, key.size(), val);
-    write_current_solution(ctx, dir_ / (n + ".h5"));
+    write_current_solution(ctx, dir_ / (output_name(base_, ctx.intg.state().t, count_++) + ".h5"));
     last_step_ = ctx.intg.state().nsteps;
   }
-  double dt_out_, t0_;
+  OutputClock clock_;
   std::filesystem::path dir_;
   std::string base_;
-  int64_t k_ = 1;
   int count_ = 0;
   int64_t last_step_ = -1;
 };

@@ -1,8 +1,8 @@
 // The physical gradient of a solution at the solution points of one element group, on the
 // host in double precision, exactly as the solver's gradcoru step forms it from the reference
 // gradient: grad_x u = (1/|J|) S^T (M4 u), S = |J| J^-1 the metric terms of GroupGeometry.
-// (Without the correction term M6: what post-processing wants is the gradient of the element's
-// own polynomial, the same as solver/plugins/forces.cpp's upts_gradient.)
+// (Without the correction term M6: what post-processing — export, the forces plugin — wants is
+// the gradient of the element's own polynomial.)
 #pragma once
 
 #include <vector>
@@ -11,6 +11,11 @@
 #include "solver/system/geometry.hpp"
 
 namespace frmini::solver {
+
+// One element e: `soln_e` its [nvars][nupts] values, `out` ndims*nvars*nupts values,
+// d u_v / d x_j at upt i at (j*nvars + v)*nupts + i.
+void upts_gradient(const operators::ElementOperators& ops, const GroupGeometry& geo,
+                   const double* soln_e, std::size_t e, int nvars, double* out);
 
 // `soln` is the group's [neles][nvars][nupts] array (a solution file's layout). Returns
 // [neles][ndims][nvars][nupts]: d u_v / d x_j of element e at upt i at
