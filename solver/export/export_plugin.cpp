@@ -48,21 +48,28 @@ class ExportPlugin : public Plugin {
     opts_.divisor = int(k.cfg.integer(kSection, "divisor"));
     if (opts_.order && opts_.divisor)
       throw UserError(k.cfg.where(kSection, "divisor") + ": give order or divisor, not both");
+    // Every mistake named by its key's file and line, before the first step.
+    auto at = [&](const char* key, auto&& check) {
+      try {
+        check();
+      } catch (const UserError& e) {
+        throw UserError(k.cfg.where(kSection, key) + ": " + e.what());
+      }
+    };
     opts_.fields = split_list(k.cfg.str(kSection, "fields"));
-    check_fields(opts_.fields);
+    at("fields", [&] { check_fields(opts_.fields); });
     bopts_.name = k.cfg.str(kSection, "boundary");
-    if (!bopts_.name.empty()) check_boundary(ctx_, bopts_);
+    if (!bopts_.name.empty()) at("boundary", [&] { check_boundary(ctx_, bopts_); });
     views_.isosurfaces = split_list(k.cfg.str(kSection, "isosurfaces"));
     views_.color_by = k.cfg.str(kSection, "color-by");
     png_ = k.cfg.boolean(kSection, "png");
+    if (png_ && ctx_.mesh.ndims == 3 && views_.isosurfaces.empty())
+      throw UserError(k.cfg.where(kSection, "png") +
+                      ": a 3D picture shows isosurfaces: give isosurfaces = \"qcrit=0.5\" (or png = false)");
     ViewOptions probe = views_;
     probe.png = png_ ? "x.png" : "";
     probe.iso_out = views_.isosurfaces.empty() ? "" : "x.vtp";
-    try {
-      check_views(ctx_, probe);
-    } catch (const UserError& e) {
-      throw UserError(k.cfg.where(kSection, "isosurfaces") + ": " + e.what());
-    }
+    at("isosurfaces", [&] { check_views(ctx_, probe); });
     // The collections are named after basename without its {n}/{t} part: "cyl-{n}" -> "cyl".
     std::string stem = base_;
     for (const char* key : {"{n}", "{t}"})

@@ -47,4 +47,9 @@ cp "$cases/small-vortex.toml" .
 s2=$(ls out/s-*.h5 | tail -1)
 bash "$expect" 0 "map.png: picture" -- "$frmini" export "$s2" --png map.png --size 640x480
 is_png map.png || fail "map.png is not a picture"
+# The plugin's mistakes are named by file and line before the first step.
+sed '/^isosurfaces = /d' "$configs/cylinder3d-demo.toml" >noiso.toml
+bash "$expect" 2 "noiso.toml:[0-9]+: .*a 3D picture shows isosurfaces" -- "$frmini" run noiso.toml --steps 1
+sed 's/^color-by = "mach"/fields = "rho,nosuch"/' "$configs/cylinder3d-demo.toml" >badfield.toml
+bash "$expect" 2 "badfield.toml:[0-9]+: .*unknown field 'nosuch'" -- "$frmini" run badfield.toml --steps 1
 echo "ok"
