@@ -27,8 +27,9 @@ namespace {
 
 // Gmsh guesses formats from extensions and parses anything else as a .geo script, and it
 // reads empty or truncated .msh files without complaint. So frmini checks the envelope itself:
-// a $MeshFormat header with a version it supports, and a final $End... line.
-void check_envelope(const std::string& path) {
+// a $MeshFormat header with a version it supports, and a final $End... line. Returns the
+// number of bytes of blank lines before the header.
+std::streamoff check_envelope(const std::string& path) {
   std::error_code ec;
   if (!fs::exists(path, ec)) throw UserError(path + ": no such file");
   if (!fs::is_regular_file(path, ec)) throw UserError(path + ": not a regular file");
@@ -37,7 +38,14 @@ void check_envelope(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw UserError(path + ": cannot open for reading");
   std::string line, ver;
-  std::getline(in, line);
+  // Blank lines before the header are accepted, as PyFR accepts them (its own
+  // 3d-taylor-green mesh begins with one); Gmsh does not, so read_gmsh hands it a copy
+  // without them.
+  auto blank = [](const std::string& l) {
+    return std::all_of(l.begin(), l.end(), [](unsigned char c) { return std::isspace(c); });
+  };
+  std::streamoff lead = 0;
+  while (std::getline(in, line) && blank(line)) lead = in.tellg();
   if (line.rfind("$MeshFormat", 0) != 0)
     throw UserError(path + ": not a Gmsh mesh file (no $MeshFormat header)");
   in >> ver;
@@ -54,6 +62,7 @@ void check_envelope(const std::string& path) {
   std::string last = nl == std::string::npos ? end : end.substr(nl + 1);
   if (last.rfind("$End", 0) != 0)
     throw UserError(path + ": truncated Gmsh file (the last line is not an $End... line)");
+  return lead;
 }
 
 std::string lower(std::string s) {
@@ -278,16 +287,25 @@ RawMesh Reader::read(const std::string& gmsh_path) {
 }  // namespace
 
 RawMesh read_gmsh(const std::string& path) {
-  check_envelope(path);
-  // Gmsh picks its reader by extension: give it one it reads as MSH, whatever the user's name.
+  const std::streamoff lead = check_envelope(path);
+  // Gmsh picks its reader by extension: give it one it reads as MSH, whatever the user's name;
+  // and a copy without the blank lines before the header, which it does not read.
   fs::path gpath = path;
   fs::path link;
-  if (gpath.extension() != ".msh") {
+  if (gpath.extension() != ".msh" || lead > 0) {
     link = fs::temp_directory_path() / ("frmini-import-" + std::to_string(::getpid()) + ".msh");
     std::error_code ec;
     fs::remove(link, ec);
-    fs::create_symlink(fs::absolute(gpath), link, ec);
-    if (ec) throw UserError(path + ": cannot create a temporary link: " + ec.message());
+    if (lead > 0) {
+      std::ifstream in(path, std::ios::binary);
+      in.seekg(lead);
+      std::ofstream out(link, std::ios::binary);
+      out << in.rdbuf();
+      if (!out) throw UserError(path + ": cannot write a temporary copy to " + link.string());
+    } else {
+      fs::create_symlink(fs::absolute(gpath), link, ec);
+      if (ec) throw UserError(path + ": cannot create a temporary link: " + ec.message());
+    }
     gpath = link;
   }
   struct Cleanup {

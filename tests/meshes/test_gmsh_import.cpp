@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <numbers>
 
@@ -210,6 +211,19 @@ TEST_CASE("a hand-written MSH 2.2 file with quads and triangles", "[meshes][gmsh
   const auto& q = m.groups[size_t(m.group_index("quad"))];
   CHECK(q.link(0, 1).kind == FaceLink::internal);
   CHECK(q.link(0, 1).index == m.group_index("tri"));
+}
+
+TEST_CASE("blank lines before $MeshFormat are accepted (PyFR's meshes have one)", "[meshes][gmsh]") {
+  const auto tmp = std::filesystem::temp_directory_path() / "frmini-blank-first-line.msh";
+  {
+    std::ifstream in(data("mixed_2d.msh"), std::ios::binary);
+    std::ofstream out(tmp, std::ios::binary);
+    out << "\n  \r\n" << in.rdbuf();
+  }
+  Mesh m = build_mesh(read_gmsh(tmp.string()));
+  std::filesystem::remove(tmp);
+  CHECK(counts(m) == std::map<std::string, int64_t>{{"quad", 1}, {"tri", 2}});
+  CHECK(std::abs(volume(m) - 2.0) < 1e-14);
 }
 
 TEST_CASE("a file written by a user with the gmsh binary", "[meshes][gmsh]") {
