@@ -6,7 +6,6 @@
 // It lives beside the exporter rather than in solver/plugins/ because it needs VTK and the
 // exporter, which depend on the solver library; it registers itself with make_plugins by
 // section name (register_export_plugin, called by the run command).
-#include <cmath>
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -34,10 +33,10 @@ std::vector<std::string> split_list(const std::string& s) {
   return out;
 }
 
-class ExportPlugin : public Plugin {
+class ExportPlugin : public PeriodicOutput {
  public:
   explicit ExportPlugin(const Case& k)
-      : clock_{k.tstart, k.cfg.real(kSection, "dt-out")},
+      : PeriodicOutput(k.tstart, k.cfg.real(kSection, "dt-out")),
         dir_(k.cfg.str(kSection, "basedir")),
         base_(k.cfg.str(kSection, "basename")),
         volume_(k.cfg.boolean(kSection, "volume")),
@@ -80,41 +79,23 @@ class ExportPlugin : public Plugin {
   }
   std::string name() const override { return "export"; }
 
-  void start(RunContext& ctx) override {
-    clock_.start(ctx.intg.state().t);
-    if (ctx.intg.state().nsteps == 0) write(ctx);
-  }
-  double next_time(const RunContext&) const override { return clock_.next(); }
-  void after_step(RunContext& ctx) override {
-    if (clock_.due(ctx.intg.state().t)) {
-      write(ctx);
-      ++clock_.k;
-    }
-  }
-  void finish(RunContext& ctx) override {
-    if (last_step_ != ctx.intg.state().nsteps) write(ctx);
-  }
-
  private:
-  void write(RunContext& ctx) {
+  void write(RunContext& ctx, int count) override {
     const SolutionFile s = current_solution(ctx);
     const double t = s.state.t;
-    const std::string n = output_name(base_, t, count_);
+    const std::string n = output_name(base_, t, count);
     fs::create_directories(dir_.empty() ? fs::path(".") : dir_);
-    std::vector<std::string> written;
     if (volume_) {
       const fs::path f = dir_ / (n + ".vtu");
       write_volume(f.string(), ctx_, s, opts_);
       vols_.push_back({t, f.filename().string()});
       write_pvd((dir_ / (stem_ + ".pvd")).string(), vols_);
-      written.push_back(f.string());
     }
     if (!bopts_.name.empty()) {
       const fs::path f = dir_ / (n + "-" + bopts_.name + ".vtp");
       write_boundary(f.string(), ctx_, s, opts_, bopts_);
       bnds_.push_back({t, f.filename().string()});
       write_pvd((dir_ / (stem_ + "-" + bopts_.name + ".pvd")).string(), bnds_);
-      written.push_back(f.string());
     }
     ViewOptions v = views_;
     if (!v.isosurfaces.empty()) v.iso_out = (dir_ / (n + "-iso.vtp")).string();
@@ -128,24 +109,18 @@ class ExportPlugin : public Plugin {
         // range is a fact about this moment of the flow, not a mistake in the case, so the
         // run goes on and the next output tries again.
         std::cerr << "frmini: export t = " << t << ": no isosurface or picture (" << e.what() << ")\n";
-        ++count_;
-        last_step_ = ctx.intg.state().nsteps;
         return;
       }
       if (!v.iso_out.empty()) {
         isos_.push_back({t, fs::path(v.iso_out).filename().string()});
         write_pvd((dir_ / (stem_ + "-iso.pvd")).string(), isos_);
       }
-      written.insert(written.end(), r.written.begin(), r.written.end());
       if (!ctx.quiet && r.npolys >= 0)
         std::cerr << "frmini: export t = " << t << ": " << r.npolys << " isosurface "
                   << (s.ndims == 2 ? "segments" : "polygons") << "\n";
     }
-    ++count_;
-    last_step_ = ctx.intg.state().nsteps;
   }
 
-  OutputClock clock_;
   fs::path dir_;
   std::string base_, stem_;
   bool volume_ = true, png_ = false;
@@ -154,8 +129,6 @@ class ExportPlugin : public Plugin {
   BoundaryOptions bopts_;
   ViewOptions views_;
   std::vector<PvdEntry> vols_, bnds_, isos_;
-  int64_t last_step_ = -1;
-  int count_ = 0;
 };
 
 std::unique_ptr<Plugin> make_export(const Case& k) { return std::make_unique<ExportPlugin>(k); }

@@ -85,10 +85,7 @@ ViewReport write_views(const SolutionContext& ctx, const SolutionFile& soln,
   }
   auto body = v.png.empty() ? nullptr : body_surface(ctx, soln, opts, v);
   // Both checked and built: now the files.
-  if (!v.iso_out.empty()) {
-    render::write_vtp(*iso, v.iso_out);
-    r.written.push_back(v.iso_out);
-  }
+  if (!v.iso_out.empty()) render::write_vtp(*iso, v.iso_out);
   if (!v.png.empty()) {
     render::PictureOptions po;
     po.width = v.width;
@@ -98,7 +95,6 @@ ViewReport write_views(const SolutionContext& ctx, const SolutionFile& soln,
       render::render_field_png(*volume, body.Get(), po, v.png);
     else
       render::render_isosurfaces_png(*iso, body.Get(), po, v.png);
-    r.written.push_back(v.png);
   }
   return r;
 }

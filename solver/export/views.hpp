@@ -30,7 +30,6 @@ void check_views(const SolutionContext& ctx, const ViewOptions& v);
 
 struct ViewReport {
   long npolys = -1;  // polygons (line segments in 2D) of the isosurfaces; -1 when none asked
-  std::vector<std::string> written;
 };
 // Field ranges and field names are checked against the data (one-line UserErrors) before
 // either file is written; both are written to temporary names and renamed.

@@ -4,8 +4,6 @@
 // at a time (next_time) so outputs land exactly on their times.
 #pragma once
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <filesystem>
 #include <limits>
@@ -62,14 +60,26 @@ SolutionFile solution_header(RunContext& ctx);
 SolutionFile current_solution(RunContext& ctx);
 std::string write_current_solution(RunContext& ctx, const std::filesystem::path& path);
 
-// Outputs due at t0 + k dt (k = 1, 2, ...; never a running sum, so a restart lands on the
-// same times): the writer's and the export plugin's schedule.
-struct OutputClock {
-  double t0 = 0, dt = 1;
-  int64_t k = 1;
-  void start(double t) { k = int64_t(std::floor((t - t0) / dt + 1e-9)) + 1; }
-  double next() const { return t0 + double(k) * dt; }
-  bool due(double t) const { return t >= next() - 1e-12 * std::max(1.0, std::abs(next())); }
+// A plugin that writes output number n at t0 + n dt_out (computed, never a running sum, so a
+// restart lands on the same times), also at the start of a fresh run and at the end of a run
+// that stopped between outputs (--steps, or tend not a multiple of dt-out): the writer's and
+// the export plugin's schedule. Subclasses say what one output is.
+class PeriodicOutput : public Plugin {
+ public:
+  PeriodicOutput(double t0, double dt_out) : t0_(t0), dt_(dt_out) {}
+  void start(RunContext& ctx) override;
+  double next_time(const RunContext&) const override { return t0_ + double(k_) * dt_; }
+  void after_step(RunContext& ctx) override;
+  void finish(RunContext& ctx) override;
+
+ protected:
+  virtual void write(RunContext& ctx, int n) = 0;
+
+ private:
+  void output(RunContext& ctx);
+  double t0_, dt_;
+  int64_t k_ = 1, last_step_ = -1;
+  int count_ = 0;
 };
 
 // An output's file name from a basename: {t} = the time (4 decimals), {n} = the output number

@@ -1,6 +1,7 @@
 // The writer plugin: the solution every dt-out (landing exactly on the output times), named
 // from basename with {t} (time) and {n} (output number), in basedir (relative to the working
 // directory, as PyFR's writer; input files such as the mesh are relative to the case file).
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -50,43 +51,46 @@ std::string write_current_solution(RunContext& ctx, const std::filesystem::path&
   return path.string();
 }
 
+void PeriodicOutput::start(RunContext& ctx) {
+  k_ = int64_t(std::floor((ctx.intg.state().t - t0_) / dt_ + 1e-9)) + 1;
+  if (ctx.intg.state().nsteps == 0) output(ctx);  // the initial condition
+}
+
+void PeriodicOutput::after_step(RunContext& ctx) {
+  const double next = next_time(ctx);
+  if (ctx.intg.state().t >= next - 1e-12 * std::max(1.0, std::abs(next))) {
+    output(ctx);
+    ++k_;
+  }
+}
+
+// A run that stops between outputs still leaves its final state (the writer's: so it can
+// always be restarted).
+void PeriodicOutput::finish(RunContext& ctx) {
+  if (last_step_ != ctx.intg.state().nsteps) output(ctx);
+}
+
+void PeriodicOutput::output(RunContext& ctx) {
+  write(ctx, count_++);
+  last_step_ = ctx.intg.state().nsteps;
+}
+
 namespace {
 
-class Writer : public Plugin {
+class Writer : public PeriodicOutput {
  public:
   explicit Writer(const Case& k)
-      : clock_{k.tstart, k.cfg.real("plugins.writer", "dt-out")},
+      : PeriodicOutput(k.tstart, k.cfg.real("plugins.writer", "dt-out")),
         dir_(k.cfg.str("plugins.writer", "basedir")),
         base_(k.cfg.str("plugins.writer", "basename")) {}
   std::string name() const override { return "writer"; }
 
-  void start(RunContext& ctx) override {
-    clock_.start(ctx.intg.state().t);
-    if (ctx.intg.state().nsteps == 0) write(ctx);  // the initial condition
-  }
-  double next_time(const RunContext&) const override { return clock_.next(); }
-  void after_step(RunContext& ctx) override {
-    if (clock_.due(ctx.intg.state().t)) {
-      write(ctx);
-      ++clock_.k;
-    }
-  }
-  // A run that stops between outputs (--steps, or tend not a multiple of dt-out) still leaves
-  // its final state, so it can always be restarted.
-  void finish(RunContext& ctx) override {
-    if (last_step_ != ctx.intg.state().nsteps) write(ctx);
-  }
-
  private:
-  void write(RunContext& ctx) {
-    write_current_solution(ctx, dir_ / (output_name(base_, ctx.intg.state().t, count_++) + ".h5"));
-    last_step_ = ctx.intg.state().nsteps;
+  void write(RunContext& ctx, int n) override {
+    write_current_solution(ctx, dir_ / (output_name(base_, ctx.intg.state().t, n) + ".h5"));
   }
-  OutputClock clock_;
   std::filesystem::path dir_;
   std::string base_;
-  int count_ = 0;
-  int64_t last_step_ = -1;
 };
 
 }  // namespace

@@ -34,6 +34,20 @@ inline PointField scalar_field(std::string name, std::function<double(const X3&)
   return {std::move(name), 1, [f](const X3& x, double* v) { v[0] = f(x); }};
 }
 
+// One empty point array per field, added to `grid`, in the order of `fields`.
+inline std::vector<vtkSmartPointer<vtkDoubleArray>> add_point_arrays(
+    vtkUnstructuredGrid& grid, const std::vector<PointField>& fields) {
+  std::vector<vtkSmartPointer<vtkDoubleArray>> arrays;
+  for (const auto& f : fields) {
+    auto a = vtkSmartPointer<vtkDoubleArray>::New();
+    a->SetName(f.name.c_str());
+    a->SetNumberOfComponents(f.ncomp);
+    grid.GetPointData()->AddArray(a);
+    arrays.push_back(a);
+  }
+  return arrays;
+}
+
 // n[0] x n[1] x n[2] cells over [lo, hi] (n[2] = 0 and lo[2] = hi[2]: quads in the plane z = lo[2]),
 // each of the given order (1: VTK_HEXAHEDRON / VTK_QUAD; >= 2: Lagrange cells).
 inline vtkSmartPointer<vtkUnstructuredGrid> box_grid(std::array<int, 3> n, X3 lo, X3 hi, int order,
@@ -43,14 +57,7 @@ inline vtkSmartPointer<vtkUnstructuredGrid> box_grid(std::array<int, 3> n, X3 lo
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   auto pts = vtkSmartPointer<vtkPoints>::New();
   pts->SetDataTypeToDouble();
-  std::vector<vtkSmartPointer<vtkDoubleArray>> arrays;
-  for (const auto& f : fields) {
-    auto a = vtkSmartPointer<vtkDoubleArray>::New();
-    a->SetName(f.name.c_str());
-    a->SetNumberOfComponents(f.ncomp);
-    grid->GetPointData()->AddArray(a);
-    arrays.push_back(a);
-  }
+  const auto arrays = add_point_arrays(*grid, fields);
   const int p = order;
   const int npk = two_d ? 1 : p + 1;
   const int nnode = (p + 1) * (p + 1) * npk;
@@ -128,14 +135,7 @@ inline vtkSmartPointer<vtkUnstructuredGrid> simplex_grid(Simplex kind, std::arra
   auto grid = vtkSmartPointer<vtkUnstructuredGrid>::New();
   auto pts = vtkSmartPointer<vtkPoints>::New();
   pts->SetDataTypeToDouble();
-  std::vector<vtkSmartPointer<vtkDoubleArray>> arrays;
-  for (const auto& f : fields) {
-    auto a = vtkSmartPointer<vtkDoubleArray>::New();
-    a->SetName(f.name.c_str());
-    a->SetNumberOfComponents(f.ncomp);
-    grid->GetPointData()->AddArray(a);
-    arrays.push_back(a);
-  }
+  const auto arrays = add_point_arrays(*grid, fields);
   auto add_cell = [&](const std::array<X3, 6>& v) {
     std::vector<vtkIdType> conn(npts);
     for (int a = 0; a < npts; ++a) {
