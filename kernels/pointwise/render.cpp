@@ -262,9 +262,12 @@ std::string render(const Spec& s, Dialect d, Precision p, std::size_t soa) {
       // which GCC 12 then fails to vectorise (and without either pragma it gives up on the
       // alias checks between the rows of one output).
       if (elem) {
-        o << "  for (int64_t _e0 = _ib; _e0 < _ie; _e0 += SOA_S) {\n"
-             "    const int64_t _blk = _e0 / SOA_S;\n"
-             "    for (int _i = 0; _i < NPTS; _i++) {\n"
+        // Rows outer, element blocks inner: every row of every argument is then read as
+        // one contiguous stream over the range, where blocks outer would jump between the
+        // rows (a panel row apart, megabytes on large meshes) at every point.
+        o << "  for (int _i = 0; _i < NPTS; _i++) {\n"
+             "    for (int64_t _e0 = _ib; _e0 < _ie; _e0 += SOA_S) {\n"
+             "      const int64_t _blk = _e0 / SOA_S;\n"
              "      #pragma GCC ivdep\n"
              "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
           << point_block(s, body, "        ") << "      }\n    }\n  }\n";

@@ -88,6 +88,11 @@ std::vector<std::string> bc_values(const std::string& type) {
   return {};
 }
 
+int ldg_one_sided(const Options& o) {
+  if (!o.viscous()) return 0;
+  return o.ldg_beta == 0.5 ? 1 : o.ldg_beta == -0.5 ? -1 : 0;
+}
+
 std::map<std::string, std::string> defines(const Options& o) {
   std::map<std::string, std::string> d = {
       {"NDIMS", std::to_string(o.ndims)},
@@ -100,6 +105,7 @@ std::map<std::string, std::string> defines(const Options& o) {
     d["PR"] = lit(o.pr);
     d["LDG_BETA"] = lit(o.ldg_beta);
     d["LDG_TAU"] = lit(o.ldg_tau);
+    d["LDG_ONE_SIDED"] = std::to_string(ldg_one_sided(o));
     d["VISC_SUTHERLAND"] = o.sutherland ? "1" : "0";
     if (o.sutherland) {
       d["CPTREF"] = lit(o.cptref);
@@ -170,6 +176,18 @@ Spec negdivconf(const Options& o, int npts) {
   return s;
 }
 
+Spec copyfpts(const Options& o, int npts) {
+  Spec s;
+  s.name = "copyfpts";
+  s.space = Space::element_points;
+  s.args = {{"u", ArgKind::field, Intent::in, {o.nvars()}},
+            {"uc", ArgKind::field, Intent::out, {o.nvars()}}};
+  s.body = source("kernels/copyfpts.kern");
+  s.defines = defines(o);
+  s.defines["NPTS"] = std::to_string(npts);
+  return s;
+}
+
 Spec intcflux(const Options& o) {
   const int nd = o.ndims, nv = o.nvars();
   Spec s;
@@ -177,8 +195,8 @@ Spec intcflux(const Options& o) {
   s.space = Space::points;
   s.args = {{"ul", ArgKind::view, Intent::inout, {nv}}, {"ur", ArgKind::view, Intent::inout, {nv}}};
   if (o.viscous()) {
-    s.args.push_back({"gradl", ArgKind::view, Intent::in, {nd, nv}});
-    s.args.push_back({"gradr", ArgKind::view, Intent::in, {nd, nv}});
+    if (ldg_one_sided(o) >= 0) s.args.push_back({"gradl", ArgKind::view, Intent::in, {nd, nv}});
+    if (ldg_one_sided(o) <= 0) s.args.push_back({"gradr", ArgKind::view, Intent::in, {nd, nv}});
   }
   s.args.push_back({"nrm", ArgKind::array, Intent::in, {nd}});
   s.args.push_back({"magn", ArgKind::array, Intent::in, {1}});
@@ -193,10 +211,15 @@ Spec intconu(const Options& o) {
   Spec s;
   s.name = "intconu";
   s.space = Space::points;
-  s.args = {{"ul", ArgKind::view, Intent::in, {nv}},
-            {"ur", ArgKind::view, Intent::in, {nv}},
-            {"ucl", ArgKind::view, Intent::out, {nv}},
-            {"ucr", ArgKind::view, Intent::out, {nv}}};
+  switch (ldg_one_sided(o)) {
+    case 1: s.args = {{"ur", ArgKind::view, Intent::in, {nv}}, {"ucl", ArgKind::view, Intent::out, {nv}}}; break;
+    case -1: s.args = {{"ul", ArgKind::view, Intent::in, {nv}}, {"ucr", ArgKind::view, Intent::out, {nv}}}; break;
+    default:
+      s.args = {{"ul", ArgKind::view, Intent::in, {nv}},
+                {"ur", ArgKind::view, Intent::in, {nv}},
+                {"ucl", ArgKind::view, Intent::out, {nv}},
+                {"ucr", ArgKind::view, Intent::out, {nv}}};
+  }
   s.body = source("kernels/intconu.kern");
   s.defines = defines(o);
   return s;

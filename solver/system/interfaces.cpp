@@ -40,6 +40,32 @@ std::string where(const meshes::Mesh& m, int g, int64_t e, int f) {
   return o.str();
 }
 
+// Reorders the points of an interface list so that consecutive points are the same flux point
+// of consecutive elements (PyFR orders its views the same way): the left side then reads and
+// writes each panel row as one stream, and on a structured mesh so does the right side, where
+// the element order of the mesh would jump between the 16-96 rows of one element.
+template <class List>
+void stream_order(List& l, bool paired) {
+  const std::size_t n = l.left.size();
+  std::vector<std::size_t> perm(n);
+  for (std::size_t i = 0; i < n; ++i) perm[i] = i;
+  std::stable_sort(perm.begin(), perm.end(), [&](std::size_t a, std::size_t b) {
+    const FacePoint &x = l.left[a], &y = l.left[b];
+    return std::tie(x.group, x.fpt, x.elem) < std::tie(y.group, y.fpt, y.elem);
+  });
+  auto permute = [&](auto& v, std::size_t width) {
+    auto old = v;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t c = 0; c < width; ++c) v[i * width + c] = old[perm[i] * width + c];
+  };
+  permute(l.left, 1);
+  if constexpr (requires { l.right; })
+    if (paired) permute(l.right, 1);
+  permute(l.nrm, std::size_t(l.ndims));
+  permute(l.magn, 1);
+  if constexpr (requires { l.ploc; }) permute(l.ploc, std::size_t(l.ndims));
+}
+
 void add_normal(std::vector<double>& nrm, std::vector<double>& magn, const GroupGeometry& geo,
                 int fpt, int64_t e) {
   double l = 0;
@@ -132,6 +158,8 @@ Interfaces build_interfaces(const meshes::Mesh& mesh, const std::vector<GroupGeo
         }
       }
   }
+  stream_order(out.internal, true);
+  for (auto& b : out.boundaries) stream_order(b, false);
   return out;
 }
 

@@ -267,6 +267,7 @@ void System::rhs(double t, int uin, int fout) {
   Impl& I = *impl_;
   const int nd = ndims(), nv = nvars();
   const bool visc = cfg_.phys.viscous();
+  const int one_sided = physics::ldg_one_sided(cfg_.phys);
   Buffer* A = I.arena.get();
   using Chain = std::vector<kernels::Backend::ChainStep>;
 
@@ -339,8 +340,13 @@ void System::rhs(double t, int uin, int fout) {
   // 1. Solution to the flux points (Euler: and the flux and its divergence; the solution
   //    register may be the result register, and each block reads its u before M132 writes).
   for (std::size_t g = 0; g < layout_.size(); ++g) {
-    Chain c{mm(g, "M0", 0.0, layout_[g].reg[uin], layout_[g].scal_fpts, rin)};
+    const auto& l = layout_[g];
+    Chain c{mm(g, "M0", 0.0, l.reg[uin], l.scal_fpts, rin)};
     if (!visc) flux_steps(g, c);
+    if (one_sided)
+      c.push_back(step(pw("copyfpts" + std::to_string(g), [&] { return physics::copyfpts(cfg_.phys, l.nfpts); },
+                          [&] { return std::vector<ArgValue>{panel(l.scal_fpts, l.ld), panel(l.comm_fpts, l.ld)}; }),
+                       g));
     run_chain(g, c);
   }
 
@@ -349,7 +355,11 @@ void System::rhs(double t, int uin, int fout) {
     const auto& d = I.internal;
     if (d.n)
       pw("intconu", [&] { return physics::intconu(cfg_.phys); },
-         [&] { return std::vector<ArgValue>{view(d.ixl), view(d.ixr), view(d.cxl), view(d.cxr)}; })
+         [&] {
+           if (one_sided == 1) return std::vector<ArgValue>{view(d.ixr), view(d.cxl)};
+           if (one_sided == -1) return std::vector<ArgValue>{view(d.ixl), view(d.cxr)};
+           return std::vector<ArgValue>{view(d.ixl), view(d.ixr), view(d.cxl), view(d.cxr)};
+         })
           .launch(0, int64_t(d.n));
     for (std::size_t b = 0; b < I.bnds.size(); ++b) {
       const auto& bd = I.bnds[b];
@@ -391,7 +401,8 @@ void System::rhs(double t, int uin, int fout) {
       pw("intcflux", [&] { return physics::intcflux(cfg_.phys); },
          [&] {
            std::vector<ArgValue> a{view(d.ixl), view(d.ixr)};
-           if (visc) a.insert(a.end(), {view(d.gxl, d.rsl), view(d.gxr, d.rsr)});
+           if (visc && one_sided >= 0) a.push_back(view(d.gxl, d.rsl));
+           if (visc && one_sided <= 0) a.push_back(view(d.gxr, d.rsr));
            a.insert(a.end(), {panel(d.nrm, d.n), panel(d.magn, d.n)});
            return a;
          })
