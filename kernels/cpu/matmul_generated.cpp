@@ -66,9 +66,14 @@ class GeneratedProvider : public matmul::Provider {
     const std::size_t s = itemsize(p.precision), sb = simd_bytes(), vl = sb / s;
     auto an = matmul::analyse(p.a, p.alpha);
     const auto cbase = reinterpret_cast<std::uintptr_t>(host_ptr(*p.c.buf, p.c.offset * s));
-    // Inside a chain C stays in cache for the next kernel: never stream it past the cache.
-    const bool nt_ok = p.beta == 0.0 && cbase % 64 == 0 && (p.c.ld * s) % 64 == 0 && sb >= 16 &&
-                       p.block == 0;
+    // Inside a chain C stays in cache for the next kernel: never stream it past the cache,
+    // unless nothing in the chain reads it and the whole of C is too large for the cache
+    // anyway: then streaming stores only save reading every line before it is written, and
+    // they are the only candidates, as timing one block at a time cannot see that saving.
+    const bool aligned = p.beta == 0.0 && cbase % 64 == 0 && (p.c.ld * s) % 64 == 0 && sb >= 16;
+    const bool stream_out = aligned && p.block && p.c_leaves_chain &&
+                            p.m() * p.n * s > llc_bytes();
+    const bool nt_ok = aligned && (p.block == 0 || stream_out);
     const std::size_t ncols = p.block ? std::min(p.block, p.n) : p.n;
     auto strats = strategies_for(an, p, vl);
 
@@ -95,7 +100,7 @@ class GeneratedProvider : public matmul::Provider {
     for (int nvb : widths)
     for (int pf = 0; pf <= 2; ++pf)  // 2: row sweep (no prefetch), widest blocks only
     if ((pf < 2 || nvb == widths.back()) && (pf == 0 || p.block == 0))  // chains: B is in cache
-    for (int nt = 0; nt <= (nt_ok ? 1 : 0); ++nt)
+    for (int nt = stream_out ? 1 : 0; nt <= (nt_ok ? 1 : 0); ++nt)
       for (std::size_t i = 0; i < strats.size(); ++i) {
         if (strats[i].lookahead && pf != 0) continue;  // it prefetches by itself
         const long pfd = pf == 1 ? long(2 * vl * std::size_t(strats[i].vecs * nvb)) : 0;

@@ -46,6 +46,9 @@ struct Problem {
   // many threads call run_columns at once on blocks whose B is already in cache. 0 = the
   // product runs alone over the whole panel. Providers tune (or decline) accordingly.
   std::size_t block = 0;
+  // In a chain: C is not read again inside it (the interfaces or a later chain read it), so
+  // writing it past the cache saves reading each line before it is written.
+  bool c_leaves_chain = false;
 
   std::size_t m() const { return a.rows; }
   std::size_t k() const { return a.cols; }

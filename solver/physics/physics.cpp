@@ -176,18 +176,6 @@ Spec negdivconf(const Options& o, int npts) {
   return s;
 }
 
-Spec copyfpts(const Options& o, int npts) {
-  Spec s;
-  s.name = "copyfpts";
-  s.space = Space::element_points;
-  s.args = {{"u", ArgKind::field, Intent::in, {o.nvars()}},
-            {"uc", ArgKind::field, Intent::out, {o.nvars()}}};
-  s.body = source("kernels/copyfpts.kern");
-  s.defines = defines(o);
-  s.defines["NPTS"] = std::to_string(npts);
-  return s;
-}
-
 Spec intcflux(const Options& o) {
   const int nd = o.ndims, nv = o.nvars();
   Spec s;
@@ -211,15 +199,9 @@ Spec intconu(const Options& o) {
   Spec s;
   s.name = "intconu";
   s.space = Space::points;
-  switch (ldg_one_sided(o)) {
-    case 1: s.args = {{"ur", ArgKind::view, Intent::in, {nv}}, {"ucl", ArgKind::view, Intent::out, {nv}}}; break;
-    case -1: s.args = {{"ul", ArgKind::view, Intent::in, {nv}}, {"ucr", ArgKind::view, Intent::out, {nv}}}; break;
-    default:
-      s.args = {{"ul", ArgKind::view, Intent::in, {nv}},
-                {"ur", ArgKind::view, Intent::in, {nv}},
-                {"ucl", ArgKind::view, Intent::out, {nv}},
-                {"ucr", ArgKind::view, Intent::out, {nv}}};
-  }
+  s.args = {{"ul", ArgKind::view, Intent::in, {nv}}, {"ur", ArgKind::view, Intent::in, {nv}}};
+  if (ldg_one_sided(o) >= 0) s.args.push_back({"ucl", ArgKind::view, Intent::out, {nv}});
+  if (ldg_one_sided(o) <= 0) s.args.push_back({"ucr", ArgKind::view, Intent::out, {nv}});
   s.body = source("kernels/intconu.kern");
   s.defines = defines(o);
   return s;

@@ -39,20 +39,19 @@ std::vector<std::string> bc_values(const std::string& type);
 kernels::pointwise::Spec tflux(const Options& o, int npts);
 kernels::pointwise::Spec gradcoru(const Options& o, int npts);
 kernels::pointwise::Spec negdivconf(const Options& o, int npts);
-// The common solution's starting value, each element's own solution at its flux points (only
-// when ldg_one_sided(o) != 0).
-kernels::pointwise::Spec copyfpts(const Options& o, int npts);
 // The initial condition: `values` maps rho, u, v, w, p to C expressions of x, y, z.
 kernels::pointwise::Spec ics(const Options& o, int npts,
                              const std::map<std::string, std::string>& values);
 
 // LDG at beta = +1/2 (1) or -1/2 (-1) takes the common solution from one side and the viscous
-// flux from the other, so the interface kernels read one side's gradients only; 0 otherwise.
+// flux from the other, so the interface kernels read one side's gradients only, and the
+// common-solution arrays hold the jump u_c - u_f, zero on the other side (the gradients are
+// M4 u + M6 jump instead of M460 u + M6 u_c); 0 otherwise.
 int ldg_one_sided(const Options& o);
 
 // Interface kernels (points over interface flux points). Their view arguments follow
 // ldg_one_sided: intcflux takes gradl only when it is >= 0 and gradr only when <= 0; intconu
-// takes (ul, ur, ucl, ucr), (ur, ucl) or (ul, ucr) for 0, 1, -1.
+// takes ul, ur, then ucl when it is >= 0 and ucr when <= 0.
 kernels::pointwise::Spec intcflux(const Options& o);
 kernels::pointwise::Spec intconu(const Options& o);
 // `values` maps each of bc_values(type) to a C expression in x, y, z, t (rendered from the

@@ -194,6 +194,10 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
     put(l.rcpdjac, rj);
   }
 
+  // One-sided LDG keeps jumps in comm_fpts, zero on every side no kernel writes.
+  if (visc && physics::ldg_one_sided(cfg_.phys))
+    for (const auto& l : layout_) put(l.comm_fpts, std::vector<double>(std::size_t(l.nfpts) * l.ld, 0.0));
+
   // Interface arrays and index tables.
   std::vector<int64_t> idx;
   auto view_ix = [&](const FacePoint& s, std::size_t base_of_group) {
@@ -273,8 +277,11 @@ void System::rhs(double t, int uin, int fout) {
 
   // A chain step applying group g's operator `op` from panel `boff` into panel `coff`; the
   // kernel is created on first use (tuned by the provider for the group's cache block) and kept.
+  // `leaves`: C is read only after the chain (by the interfaces or the next chain), so a
+  // provider may stream it past the cache.
   auto mm = [&](std::size_t g, const std::string& op, double beta, std::size_t boff,
-                std::size_t coff, const std::string& tag) -> kernels::Backend::ChainStep {
+                std::size_t coff, const std::string& tag,
+                bool leaves = false) -> kernels::Backend::ChainStep {
     const auto& l = layout_[g];
     std::string key = std::to_string(g) + ":" + op + ":" + tag;
     auto it = I.mm.find(key);
@@ -288,6 +295,7 @@ void System::rhs(double t, int uin, int fout) {
       p.c = {A, coff, std::size_t(l.ld)};
       p.name = l.etype + "-p" + std::to_string(cfg_.order) + "-" + op;
       p.block = std::size_t(I.block[g] * nv);
+      p.c_leaves_chain = leaves;
       auto k = kernels::matmul::make_kernel(be_, cfg_.matmul, p);
       I.choices[p.name] = k->provider() + ":" + k->strategy();
       I.mm_bytes[key] = kernels::matmul::analyse(p.a, 1.0).min_bytes(beta, I.item, p.n);
@@ -334,19 +342,14 @@ void System::rhs(double t, int uin, int fout) {
                     return a;
                   });
     c.push_back(step(tf, g));
-    c.push_back(mm(g, "M132", 0.0, l.vect_upts, l.reg[fout], rout));
+    c.push_back(mm(g, "M132", 0.0, l.vect_upts, l.reg[fout], rout, true));
   };
 
   // 1. Solution to the flux points (Euler: and the flux and its divergence; the solution
   //    register may be the result register, and each block reads its u before M132 writes).
   for (std::size_t g = 0; g < layout_.size(); ++g) {
-    const auto& l = layout_[g];
-    Chain c{mm(g, "M0", 0.0, l.reg[uin], l.scal_fpts, rin)};
+    Chain c{mm(g, "M0", 0.0, layout_[g].reg[uin], layout_[g].scal_fpts, rin, visc)};
     if (!visc) flux_steps(g, c);
-    if (one_sided)
-      c.push_back(step(pw("copyfpts" + std::to_string(g), [&] { return physics::copyfpts(cfg_.phys, l.nfpts); },
-                          [&] { return std::vector<ArgValue>{panel(l.scal_fpts, l.ld), panel(l.comm_fpts, l.ld)}; }),
-                       g));
     run_chain(g, c);
   }
 
@@ -356,9 +359,10 @@ void System::rhs(double t, int uin, int fout) {
     if (d.n)
       pw("intconu", [&] { return physics::intconu(cfg_.phys); },
          [&] {
-           if (one_sided == 1) return std::vector<ArgValue>{view(d.ixr), view(d.cxl)};
-           if (one_sided == -1) return std::vector<ArgValue>{view(d.ixl), view(d.cxr)};
-           return std::vector<ArgValue>{view(d.ixl), view(d.ixr), view(d.cxl), view(d.cxr)};
+           std::vector<ArgValue> a{view(d.ixl), view(d.ixr)};
+           if (one_sided >= 0) a.push_back(view(d.cxl));
+           if (one_sided <= 0) a.push_back(view(d.cxr));
+           return a;
          })
           .launch(0, int64_t(d.n));
     for (std::size_t b = 0; b < I.bnds.size(); ++b) {
@@ -376,7 +380,8 @@ void System::rhs(double t, int uin, int fout) {
     //    and its divergence: one chain per group.
     for (std::size_t g = 0; g < layout_.size(); ++g) {
       const auto& l = layout_[g];
-      Chain c{mm(g, "M460", 0.0, l.reg[uin], l.grad_upts, rin),
+      // One-sided LDG: comm_fpts holds the jump u_c - u_f (physics::ldg_one_sided).
+      Chain c{mm(g, one_sided ? "M4" : "M460", 0.0, l.reg[uin], l.grad_upts, rin),
               mm(g, "M6", 1.0, l.comm_fpts, l.grad_upts, "")};
       c.push_back(step(pw("gradcoru" + std::to_string(g),
                           [&] { return physics::gradcoru(cfg_.phys, l.nupts); },
@@ -388,7 +393,7 @@ void System::rhs(double t, int uin, int fout) {
                        g));
       for (int dim = 0; dim < nd; ++dim)
         c.push_back(mm(g, "M0", 0.0, l.grad_upts + std::size_t(dim) * l.nupts * l.ld,
-                       l.vect_fpts + std::size_t(dim) * l.nfpts * l.ld, "grad" + std::to_string(dim)));
+                       l.vect_fpts + std::size_t(dim) * l.nfpts * l.ld, "grad" + std::to_string(dim), true));
       flux_steps(g, c);
       run_chain(g, c);
     }

@@ -6,6 +6,7 @@
 #include "kernels/cpu/codegen_c.hpp"
 #include "kernels/cpu/cpu_backend.hpp"
 #include "kernels/cpu/cpu_kernel.hpp"
+#include "kernels/cpu/machine.hpp"
 #include "kernels/matmul/analysis.hpp"
 #include "kernels/matmul/auto_tune.hpp"
 #include "operators/error.hpp"
@@ -257,4 +258,48 @@ TEST_CASE("generated (cpu): look-ahead prefetches beyond a 32-bit displacement f
       REQUIRE(be.compile_c(src, {"-march=x86-64"})->symbol(kernels::cpu::mm_symbol(0)) !=
               nullptr);
     }
+}
+
+TEST_CASE("generated (cpu): a chain's output larger than the cache is streamed, and correct",
+          "[matmul]") {
+  // hex p3 M0 with C larger than the last-level cache, run block by block as a chain runs it:
+  // when nothing in the chain reads C, only streaming-store candidates are offered, and each
+  // gives the reference provider's product.
+  StrictCache tc;
+  auto be = kernels::make_backend("cpu");
+  std::shared_ptr<km::Provider> gen, ref;
+  for (auto& p : be->matmul_providers()) {
+    if (p->name() == "generated") gen = p;
+    if (p->name() == "reference") ref = p;
+  }
+  REQUIRE((gen && ref));
+  const auto m0 = operators::get(operators::build_operators("hex", 3, ""), "M0");
+  const auto a = matrix(m0.rows, m0.cols, m0.data);
+  const std::size_t block = 640;
+  const std::size_t llc = std::max<std::size_t>(kernels::cpu::llc_bytes(), std::size_t(1) << 20);
+  const std::size_t n = (llc / (a.rows * 8) + block) / block * block + block / 2;  // ragged end
+  Operands ops(*be, kernels::Precision::double_, a.rows, a.cols, n, n, 0, 0);
+  auto p = ops.problem(a, 1.0, 0.0, n);
+  p.block = block;
+  p.c_leaves_chain = true;
+  auto want = [&] {
+    ops.reset_c();
+    ref->candidates(p).front()->run();
+    be->synchronize();
+    return ops.read_c();
+  }();
+  auto ks = gen->candidates(p);
+  REQUIRE(!ks.empty());
+  for (auto& k : ks) {
+    INFO(k->strategy());
+    CHECK(k->strategy().find("-nt") != std::string::npos);
+    ops.reset_c();
+    be->run_chain(int64_t(n), int64_t(block),
+                  {[&k](int64_t b, int64_t e) { k->run_columns(std::size_t(b), std::size_t(e)); }});
+    be->synchronize();
+    CHECK(product_error(ops.read_c(), want, a.rows, n, n, 0) < 1e-13);
+  }
+  // Read again in the chain: plain stores only.
+  p.c_leaves_chain = false;
+  for (auto& k : gen->candidates(p)) CHECK(k->strategy().find("-nt") == std::string::npos);
 }
