@@ -46,6 +46,10 @@ class CpuPointwise : public PointwiseKernel {
         case SlotType::fp_scalar: cargs_[k].d = v.d; break;
       }
     }
+    // The chunk table goes after the slots (render.hpp); filled on first run, when the
+    // range (the length of the index tables) is known.
+    if (c_fast_chunks(spec_)) cargs_.push_back(CArg{});
+    fast_.clear();
     bound_ = true;
   }
 
@@ -56,6 +60,7 @@ class CpuPointwise : public PointwiseKernel {
   void run(int64_t begin, int64_t end) override {
     if (!bound_) throw std::logic_error(spec_.name + ": run before bind");
     if (end <= begin) return;
+    if (c_fast_chunks(spec_) && int64_t(fast_.size()) * soa_ < end) fill_fast(end);
     const CArg* a = cargs_.data();
     if (omp_in_parallel()) {
       fn_(begin, end, a);
@@ -74,8 +79,29 @@ class CpuPointwise : public PointwiseKernel {
   }
 
  private:
+  // One byte per chunk of soa_ points in [0, end): 1 where every view's offsets are
+  // consecutive (and its row strides equal), so the kernel loads the chunk as vectors.
+  void fill_fast(int64_t end) {
+    const int64_t nchunks = (end + soa_ - 1) / soa_;
+    fast_.assign(std::size_t(nchunks), 1);
+    for (std::size_t k = 0; k < slots_.size(); ++k) {
+      if (slots_[k].type != SlotType::idx_buffer) continue;
+      const bool stride = slots_[k].name.size() > 3 &&
+                          slots_[k].name.compare(slots_[k].name.size() - 3, 3, "_rs") == 0;
+      const auto* ix = static_cast<const int64_t*>(cargs_[k].p);
+      for (int64_t c = 0; c < end / soa_; ++c) {
+        const int64_t j0 = c * soa_;
+        for (int64_t l = 1; l < soa_ && fast_[std::size_t(c)]; ++l)
+          if (ix[j0 + l] != ix[j0] + (stride ? 0 : l)) fast_[std::size_t(c)] = 0;
+      }
+    }
+    for (int64_t c = end / soa_; c < nchunks; ++c) fast_[std::size_t(c)] = 0;  // partial chunk
+    cargs_.back().p = fast_.data();
+  }
+
   Spec spec_;
   Precision prec_;
+  std::vector<unsigned char> fast_;
   int64_t soa_;
   std::vector<Slot> slots_;
   std::shared_ptr<CpuModule> module_;

@@ -55,8 +55,10 @@ std::string prelude(Dialect d, Precision p, std::size_t soa) {
   return o.str();
 }
 
-// The expression addressing value (a, b) of argument `g` at the current point.
-std::string address(const Arg& g, int a, int b, Space space) {
+// The expression addressing value (a, b) of argument `g` at the current point. `contiguous`:
+// the C dialect's chunks whose views hold consecutive offsets (point _j0 + _lane at offset
+// ix[_j0] + _lane): then the lanes address one vector, not a gather.
+std::string address(const Arg& g, int a, int b, Space space, bool contiguous = false) {
   const std::string& n = g.name;
   int B = extent_b(g);
   std::ostringstream o;
@@ -66,6 +68,13 @@ std::string address(const Arg& g, int a, int b, Space space) {
         << "*SOA_S + _lane]";
       break;
     case ArgKind::view:
+      if (contiguous) {
+        o << n << "_p[" << n << "_ix[_j0] + _lane";
+        if (a) o << " + " << a << "*" << n << "_rs[_j0]";
+        if (b) o << " + " << b << "*SOA_S";
+        o << "]";
+        break;
+      }
       o << n << "_p[" << n << "_ix[_j]";
       if (a) o << " + " << a << "*" << n << "_rs[_j]";
       if (b) o << " + " << b << "*SOA_S";
@@ -94,7 +103,8 @@ std::string local_ref(const Arg& g, int a, int b) {
 }
 
 // Loads, body, stores: the same text in every dialect.
-std::string point_block(const Spec& s, const std::string& body, const std::string& indent) {
+std::string point_block(const Spec& s, const std::string& body, const std::string& indent,
+                        bool contiguous = false) {
   std::ostringstream o;
   for (const auto& g : s.args) {
     if (!is_memory(g)) continue;
@@ -102,16 +112,22 @@ std::string point_block(const Spec& s, const std::string& body, const std::strin
     if (loads(g))
       for (int a = 0; a < extent_a(g); ++a)
         for (int b = 0; b < extent_b(g); ++b)
-          o << indent << local_ref(g, a, b) << " = " << address(g, a, b, s.space) << ";\n";
+          o << indent << local_ref(g, a, b) << " = " << address(g, a, b, s.space, contiguous) << ";\n";
   }
   o << indent << "{\n" << body << "\n" << indent << "}\n";
   for (const auto& g : s.args) {
     if (!is_memory(g) || !stores(g)) continue;
     for (int a = 0; a < extent_a(g); ++a)
       for (int b = 0; b < extent_b(g); ++b)
-        o << indent << address(g, a, b, s.space) << " = " << local_ref(g, a, b) << ";\n";
+        o << indent << address(g, a, b, s.space, contiguous) << " = " << local_ref(g, a, b) << ";\n";
   }
   return o.str();
+}
+
+bool has_views(const Spec& s) {
+  for (const auto& g : s.args)
+    if (g.kind == ArgKind::view) return true;
+  return false;
 }
 
 std::string slot_param(const Slot& sl, Dialect d, const Spec& s) {
@@ -170,6 +186,8 @@ std::vector<Slot> slots(const Spec& spec) {
   }
   return out;
 }
+
+bool c_fast_chunks(const Spec& s) { return s.space == Space::points && has_views(s); }
 
 void validate(const Spec& s) {
   std::set<std::string> names;
@@ -271,9 +289,34 @@ std::string render(const Spec& s, Dialect d, Precision p, std::size_t soa) {
              "      #pragma GCC ivdep\n"
              "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
           << point_block(s, body, "        ") << "      }\n    }\n  }\n";
-      } else {
+      } else if (!has_views(s)) {
         o << "  #pragma GCC ivdep\n  for (int64_t _j = _ib; _j < _ie; _j++) {\n"
           << point_block(s, body, "    ") << "  }\n";
+      } else {
+        // Chunks of SOA_S points. _fast (one byte per chunk, from the backend) marks those
+        // whose views all hold consecutive offsets: interfaces in stream order make most
+        // chunks so, and they load and store whole vectors; other full chunks gather and
+        // scatter; the partial chunks at the ends of the range run point by point.
+        o << "  const unsigned char* restrict _fast = (const unsigned char*)_a[" << sl.size()
+          << "].p;\n"
+             "  for (int64_t _j0 = _ib - _ib % SOA_S; _j0 < _ie; _j0 += SOA_S) {\n"
+             "    if (_j0 >= _ib && _j0 + SOA_S <= _ie && _fast[_j0 / SOA_S]) {\n"
+             "      #pragma GCC ivdep\n"
+             "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
+             "        const int64_t _j = _j0 + _lane;\n"
+          << point_block(s, body, "        ", true)
+          << "      }\n"
+             "    } else if (_j0 >= _ib && _j0 + SOA_S <= _ie) {\n"
+             "      #pragma GCC ivdep\n"
+             "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
+             "        const int64_t _j = _j0 + _lane;\n"
+          << point_block(s, body, "        ")
+          << "      }\n"
+             "    } else {\n"
+             "      const int64_t _jb = _j0 > _ib ? _j0 : _ib, _je = _j0 + SOA_S < _ie ? _j0 + SOA_S : _ie;\n"
+             "      for (int64_t _j = _jb; _j < _je; _j++) {\n"
+          << point_block(s, body, "        ")
+          << "      }\n    }\n  }\n";
       }
       o << "}\n";
       break;

@@ -11,6 +11,9 @@
 // C (cpu):   void NAME(int64_t begin, int64_t end, const frmini_arg_t* slots)
 //            (frmini_arg_t = union { void* p; int64_t i; double d; }), serial over the range:
 //            the cpu backend splits ranges over OpenMP threads and cache blocks itself.
+//            A points kernel with views takes one more slot after them (c_fast_chunks):
+//            one byte per chunk of SOA_S points, 1 where every view's offsets in the chunk
+//            are consecutive (ix[j0 + l] = ix[j0] + l, equal row strides).
 // OpenCL:    __kernel void NAME(long begin, long end, <slots>), element_points launched over
 //            an (elements, NPTS) range, points over a 1-D range; extra work-items return.
 //            Every buffer slot is passed as two parameters, the cl_mem and a long offset in
@@ -38,6 +41,9 @@ struct Slot {
 };
 
 std::vector<Slot> slots(const Spec& spec);
+
+// Whether the C rendering of `spec` takes the chunk table after its slots (see above).
+bool c_fast_chunks(const Spec& spec);
 
 std::string render(const Spec& spec, Dialect dialect, Precision precision,
                    std::size_t soa_width);

@@ -106,11 +106,14 @@ Interfaces build_interfaces(const meshes::Mesh& mesh, const std::vector<GroupGeo
           }
           continue;
         }
-        // Each internal or periodic pair once: from its lexicographically smaller side.
+        // Each internal or periodic pair once, from the side with the lower face number
+        // (then group, element): on a structured mesh every element is then the left side
+        // of the same faces, so each of those faces' flux-point rows is left side complete,
+        // every element in order, and streams as whole vectors (stream_order).
         const int rg = link.index;
         const int64_t re = link.elem;
         const int rf = link.face;
-        if (std::tie(g, e, f) > std::tie(rg, re, rf)) continue;
+        if (std::tie(f, g, e) > std::tie(rf, rg, re)) continue;
         const GroupGeometry& rgeo = geos[rg];
         auto [r0, rn] = ranges[rg][rf];
         if (rn != nf)

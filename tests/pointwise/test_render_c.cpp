@@ -102,7 +102,9 @@ TEST_CASE("element kernels rendered as C address AoSoA panels as specified") {
 }
 
 TEST_CASE("points kernels gather through views and write arrays") {
-  // out[j] = view(1,0) - view(0,2) + 10*arr(0,j), on gathered points with a row stride.
+  // out[j] = view(1,0) - view(0,2) + 10*arr(0,j), on gathered points with a row stride, in
+  // chunks of 8 points: chunk 0 with consecutive offsets (flagged: vector loads), chunk 1
+  // scattered (gathers), then a partial chunk (point by point); ranges from 0 and from 3.
   Spec s;
   s.name = "gather";
   s.space = Space::points;
@@ -110,23 +112,37 @@ TEST_CASE("points kernels gather through views and write arrays") {
             {"nrm", ArgKind::array, Intent::in, {1}},
             {"out", ArgKind::array, Intent::out, {1}}};
   s.body = "out[0] = ul[1][0] - ul[0][2] + 10.0*nrm[0];\nul[0][0] = 7.0;";
+  REQUIRE(c_fast_chunks(s));
   std::string src = render(s, Dialect::c, Precision::double_, 8);
   CFn fn = compile_c(src, "gather");
-  const int n = 6;
-  std::vector<double> arena(1000);
-  for (std::size_t i = 0; i < arena.size(); ++i) arena[i] = double(i);
-  std::vector<int64_t> ix = {3, 100, 250, 17, 600, 42}, rs = {50, 60, 70, 80, 90, 100};
-  std::vector<double> nrm(n), out(n);
-  for (int j = 0; j < n; ++j) nrm[j] = 0.5 * j;
-  std::vector<CArg> a(7);
-  a[0].p = arena.data(); a[1].p = ix.data(); a[2].p = rs.data();
-  a[3].p = nrm.data(); a[4].i = n;
-  a[5].p = out.data(); a[6].i = n;
-  fn(0, n, a.data());
-  for (int j = 0; j < n; ++j) {
-    double v10 = double(ix[j] + rs[j]), v02 = double(ix[j] + 2 * 8);
-    CHECK(out[j] == v10 - v02 + 10 * 0.5 * j);
-    CHECK(arena[ix[j]] == 7.0);
+  const int n = 20;
+  std::vector<int64_t> ix(n), rs(n);
+  for (int j = 0; j < 8; ++j) ix[j] = 400 + j, rs[j] = 55;              // consecutive
+  for (int j = 8; j < n; ++j) ix[j] = (j * 37) % 300, rs[j] = 50 + 10 * (j % 5);  // scattered
+  std::vector<unsigned char> fast = {1, 0, 0};
+  for (int begin : {0, 3}) {
+    INFO("range from " << begin);
+    std::vector<double> arena(2000);
+    for (std::size_t i = 0; i < arena.size(); ++i) arena[i] = double(i);
+    std::vector<double> nrm(n), out(n, -1.0);
+    for (int j = 0; j < n; ++j) nrm[j] = 0.5 * j;
+    std::vector<CArg> a(8);
+    a[0].p = arena.data(); a[1].p = ix.data(); a[2].p = rs.data();
+    a[3].p = nrm.data(); a[4].i = n;
+    a[5].p = out.data(); a[6].i = n;
+    a[7].p = fast.data();
+    fn(begin, n, a.data());
+    for (int j = 0; j < n; ++j) {
+      INFO("point " << j);
+      if (j < begin) {
+        CHECK(out[j] == -1.0);
+        CHECK(arena[ix[j]] == double(ix[j]));
+        continue;
+      }
+      double v10 = double(ix[j] + rs[j]), v02 = double(ix[j] + 2 * 8);
+      CHECK(out[j] == v10 - v02 + 10 * 0.5 * j);
+      CHECK(arena[ix[j]] == 7.0);
+    }
   }
 }
 
