@@ -2,6 +2,7 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
@@ -66,8 +67,18 @@ class CpuPointwise : public PointwiseKernel {
       fn_(begin, end, a);
       return;
     }
+    // Interface lists mix cheap chunks (whole vectors) and dear ones (gathers) in long runs,
+    // so equal halves would leave one thread waiting: points kernels are dealt out in
+    // pieces of 4096 points as threads come free.
+    if (spec_.space == Space::points) {
+      const int64_t piece = 4096, npieces = (end - begin + piece - 1) / piece;
+#pragma omp parallel for schedule(dynamic, 1)
+      for (int64_t q = 0; q < npieces; ++q)
+        fn_(begin + q * piece, std::min(end, begin + (q + 1) * piece), a);
+      return;
+    }
     // Element kernels split on SoA-block boundaries so no two threads share a block.
-    const int64_t unit = spec_.space == Space::element_points ? soa_ : 1;
+    const int64_t unit = soa_;
     const int64_t nunits = (end - begin + unit - 1) / unit;
 #pragma omp parallel
     {
