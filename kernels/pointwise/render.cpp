@@ -304,6 +304,7 @@ std::string render(const Spec& s, Dialect d, Precision p, std::size_t soa) {
              "      #pragma GCC ivdep\n"
              "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
              "        const int64_t _j = _j0 + _lane;\n"
+             "        (void)_j;  // arrays only\n"
           << point_block(s, body, "        ", true)
           << "      }\n"
              "    } else if (_j0 >= _ib && _j0 + SOA_S <= _ie) {\n"

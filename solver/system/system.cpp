@@ -58,6 +58,10 @@ struct System::Impl {
   std::map<std::string, std::unique_ptr<kernels::matmul::Kernel>> mm;
   std::map<std::string, double> mm_bytes;  // minimum bytes of each product
   std::map<std::string, std::unique_ptr<Recorded>> pw;
+  // Per group: the leading flux-point rows whose gradients some kernel reads (the others are
+  // never computed: one-sided LDG reads one side's, and on a structured mesh the left rows
+  // come first).
+  std::vector<int> grad_rows;
   std::map<std::string, std::string> choices;
   std::vector<int64_t> block;  // per group: elements per cache block of its chains (0 = none)
 };
@@ -249,6 +253,18 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
       d.cxl = table(b.left, comm);
     }
   }
+  // Gradient rows read: one side's with one-sided LDG (both otherwise), and every boundary's.
+  I.grad_rows.assign(layout_.size(), 0);
+  if (visc) {
+    const int side = physics::ldg_one_sided(cfg_.phys);
+    auto need = [&](const std::vector<FacePoint>& pts) {
+      for (const auto& p : pts) I.grad_rows[p.group] = std::max(I.grad_rows[p.group], p.fpt + 1);
+    };
+    if (side >= 0) need(ifs_.internal.left);
+    if (side <= 0) need(ifs_.internal.right);
+    for (const auto& b : ifs_.boundaries) need(b.left);
+  }
+
   I.idx = be.alloc(std::max<std::size_t>(idx.size(), 1) * sizeof(int64_t));
   if (!idx.empty()) be.upload(*I.idx, 0, idx.data(), idx.size() * sizeof(int64_t));
 }
@@ -280,20 +296,26 @@ void System::rhs(double t, int uin, int fout) {
   // `leaves`: C is read only after the chain (by the interfaces or the next chain), so a
   // provider may stream it past the cache.
   auto mm = [&](std::size_t g, const std::string& op, double beta, std::size_t boff,
-                std::size_t coff, const std::string& tag,
-                bool leaves = false) -> kernels::Backend::ChainStep {
+                std::size_t coff, const std::string& tag, bool leaves = false,
+                int rows = 0) -> kernels::Backend::ChainStep {
     const auto& l = layout_[g];
     std::string key = std::to_string(g) + ":" + op + ":" + tag;
     auto it = I.mm.find(key);
     if (it == I.mm.end()) {
       kernels::matmul::Problem p;
       p.a = host_matrix(operators::get(ops_[g], op));
+      // Only the leading `rows` rows of C are wanted.
+      if (rows > 0 && std::size_t(rows) < p.a.rows) {
+        p.a.data.resize(std::size_t(rows) * p.a.cols);
+        p.a.rows = std::size_t(rows);
+      }
       p.beta = beta;
       p.precision = cfg_.precision;
       p.n = std::size_t(l.ld);
       p.b = {A, boff, std::size_t(l.ld)};
       p.c = {A, coff, std::size_t(l.ld)};
-      p.name = l.etype + "-p" + std::to_string(cfg_.order) + "-" + op;
+      p.name = l.etype + "-p" + std::to_string(cfg_.order) + "-" + op +
+               (p.a.rows < operators::get(ops_[g], op).rows ? "-rows" + std::to_string(p.a.rows) : "");
       p.block = std::size_t(I.block[g] * nv);
       p.c_leaves_chain = leaves;
       auto k = kernels::matmul::make_kernel(be_, cfg_.matmul, p);
@@ -393,7 +415,7 @@ void System::rhs(double t, int uin, int fout) {
                        g));
       for (int dim = 0; dim < nd; ++dim)
         c.push_back(mm(g, "M0", 0.0, l.grad_upts + std::size_t(dim) * l.nupts * l.ld,
-                       l.vect_fpts + std::size_t(dim) * l.nfpts * l.ld, "grad" + std::to_string(dim), true));
+                       l.vect_fpts + std::size_t(dim) * l.nfpts * l.ld, "grad" + std::to_string(dim), true, I.grad_rows[g]));
       flux_steps(g, c);
       run_chain(g, c);
     }
