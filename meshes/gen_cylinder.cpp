@@ -16,6 +16,30 @@ namespace frmini::meshes::gen {
 
 namespace {
 
+// Extrusion numbers each spanwise column of hexes consecutively, so a hex's neighbours above
+// and below are one element over, and those beside it `nspan` over: never whole SoA blocks
+// apart, which makes the solver's interface kernels gather. Layer by layer instead, the
+// neighbours in z are a whole layer over, as in a box.
+void layer_major(double dz) {
+  gmsh::vectorpair vols;
+  gmsh::model::getEntities(vols, 3);
+  for (auto [dim, tag] : vols) {
+    std::vector<int> types;
+    gmsh::model::mesh::getElementTypes(types, dim, tag);
+    for (int type : types) {
+      std::vector<double> bc;
+      gmsh::model::mesh::getBarycenters(type, tag, false, true, bc);
+      const std::size_t n = bc.size() / 3;
+      std::vector<std::size_t> order(n);
+      for (std::size_t i = 0; i < n; ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return std::floor(bc[3 * a + 2] / dz) < std::floor(bc[3 * b + 2] / dz);
+      });
+      gmsh::model::mesh::reorderElements(type, tag, order);
+    }
+  }
+}
+
 constexpr double R = 0.5, A = 1.5;  // cylinder radius; half-width of the O-grid square
 constexpr double XMIN = -9, XMAX = 25, YMIN = -9, YMAX = 9;
 
@@ -172,6 +196,7 @@ void build_cylinder(const GeneratorOptions& o, bool three_d) {
     gmsh::model::mesh::generate(3);
   }
   gmsh::model::mesh::setOrder(o.order ? o.order : 2);
+  if (three_d) layer_major(span / nspan);
 }
 
 }  // namespace frmini::meshes::gen
