@@ -90,23 +90,36 @@ class CpuPointwise : public PointwiseKernel {
   }
 
  private:
-  // One byte per chunk of soa_ points in [0, end): 1 where every view's offsets are
-  // consecutive (and its row strides equal), so the kernel loads the chunk as vectors.
+  // One byte per chunk of soa_ points in [0, end) (render.hpp): 1 where every view's
+  // offsets are consecutive (and its row strides equal), so the kernel loads the chunk as
+  // vectors; 2 where only the near views' are (the far side is gathered); else 0.
   void fill_fast(int64_t end) {
     const int64_t nchunks = (end + soa_ - 1) / soa_;
-    fast_.assign(std::size_t(nchunks), 1);
+    std::vector<unsigned char> nearc(std::size_t(nchunks), 1), farc(std::size_t(nchunks), 1);
+    bool any_far = false;
     for (std::size_t k = 0; k < slots_.size(); ++k) {
       if (slots_[k].type != SlotType::idx_buffer) continue;
       const bool stride = slots_[k].name.size() > 3 &&
                           slots_[k].name.compare(slots_[k].name.size() - 3, 3, "_rs") == 0;
+      const bool far = spec_.args[slots_[k].arg].far;
+      any_far = any_far || far;
+      auto& ok = far ? farc : nearc;
       const auto* ix = static_cast<const int64_t*>(cargs_[k].p);
       for (int64_t c = 0; c < end / soa_; ++c) {
         const int64_t j0 = c * soa_;
-        for (int64_t l = 1; l < soa_ && fast_[std::size_t(c)]; ++l)
-          if (ix[j0 + l] != ix[j0] + (stride ? 0 : l)) fast_[std::size_t(c)] = 0;
+        for (int64_t l = 1; l < soa_ && ok[std::size_t(c)]; ++l)
+          if (ix[j0 + l] != ix[j0] + (stride ? 0 : l)) ok[std::size_t(c)] = 0;
       }
     }
-    for (int64_t c = end / soa_; c < nchunks; ++c) fast_[std::size_t(c)] = 0;  // partial chunk
+    // A near-only variant exists only when the spec has near and far views.
+    bool any_near = false;
+    for (const auto& g : spec_.args) any_near = any_near || (g.kind == ArgKind::view && !g.far);
+    const bool split = any_far && any_near;
+    fast_.assign(std::size_t(nchunks), 0);
+    for (int64_t c = 0; c < end / soa_; ++c) {  // the partial chunk at the end stays 0
+      const std::size_t i = std::size_t(c);
+      fast_[i] = nearc[i] && farc[i] ? 1 : (split && nearc[i] ? 2 : 0);
+    }
     cargs_.back().p = fast_.data();
   }
 

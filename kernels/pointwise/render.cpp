@@ -58,7 +58,11 @@ std::string prelude(Dialect d, Precision p, std::size_t soa) {
 // The expression addressing value (a, b) of argument `g` at the current point. `contiguous`:
 // the C dialect's chunks whose views hold consecutive offsets (point _j0 + _lane at offset
 // ix[_j0] + _lane): then the lanes address one vector, not a gather.
-std::string address(const Arg& g, int a, int b, Space space, bool contiguous = false) {
+// Which views a C chunk addresses as vectors: none, all, or the near ones (not Arg::far).
+enum class Contig { none, all, near };
+
+std::string address(const Arg& g, int a, int b, Space space, Contig contig = Contig::none) {
+  const bool contiguous = contig == Contig::all || (contig == Contig::near && !g.far);
   const std::string& n = g.name;
   int B = extent_b(g);
   std::ostringstream o;
@@ -104,7 +108,7 @@ std::string local_ref(const Arg& g, int a, int b) {
 
 // Loads, body, stores: the same text in every dialect.
 std::string point_block(const Spec& s, const std::string& body, const std::string& indent,
-                        bool contiguous = false) {
+                        Contig contiguous = Contig::none) {
   std::ostringstream o;
   for (const auto& g : s.args) {
     if (!is_memory(g)) continue;
@@ -128,6 +132,14 @@ bool has_views(const Spec& s) {
   for (const auto& g : s.args)
     if (g.kind == ArgKind::view) return true;
   return false;
+}
+
+// Whether a near-only variant differs from both the all-vector and the all-gather ones.
+bool has_near_and_far(const Spec& s) {
+  bool nearv = false, farv = false;
+  for (const auto& g : s.args)
+    if (g.kind == ArgKind::view) (g.far ? farv : nearv) = true;
+  return nearv && farv;
 }
 
 std::string slot_param(const Slot& sl, Dialect d, const Spec& s) {
@@ -294,20 +306,28 @@ std::string render(const Spec& s, Dialect d, Precision p, std::size_t soa) {
           << point_block(s, body, "    ") << "  }\n";
       } else {
         // Chunks of SOA_S points. _fast (one byte per chunk, from the backend) marks those
-        // whose views all hold consecutive offsets: interfaces in stream order make most
-        // chunks so, and they load and store whole vectors; other full chunks gather and
-        // scatter; the partial chunks at the ends of the range run point by point.
+        // whose views all hold consecutive offsets (1): interfaces in stream order make most
+        // chunks so, and they load and store whole vectors; those where only the near
+        // side's do (2: a neighbour across an SoA block, or turned) gather the far side
+        // alone; other full chunks gather and scatter everything; the partial chunks at the
+        // ends of the range run point by point.
         o << "  const unsigned char* restrict _fast = (const unsigned char*)_a[" << sl.size()
           << "].p;\n"
              "  for (int64_t _j0 = _ib - _ib % SOA_S; _j0 < _ie; _j0 += SOA_S) {\n"
-             "    if (_j0 >= _ib && _j0 + SOA_S <= _ie && _fast[_j0 / SOA_S]) {\n"
+             "    const int _full = _j0 >= _ib && _j0 + SOA_S <= _ie;\n"
+             "    if (_full && _fast[_j0 / SOA_S] == 1) {\n"
              "      #pragma GCC ivdep\n"
              "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
              "        const int64_t _j = _j0 + _lane;\n"
              "        (void)_j;  // arrays only\n"
-          << point_block(s, body, "        ", true)
-          << "      }\n"
-             "    } else if (_j0 >= _ib && _j0 + SOA_S <= _ie) {\n"
+          << point_block(s, body, "        ", Contig::all) << "      }\n";
+        if (has_near_and_far(s))
+          o << "    } else if (_full && _fast[_j0 / SOA_S] == 2) {\n"
+               "      #pragma GCC ivdep\n"
+               "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
+               "        const int64_t _j = _j0 + _lane;\n"
+            << point_block(s, body, "        ", Contig::near) << "      }\n";
+        o << "    } else if (_full) {\n"
              "      #pragma GCC ivdep\n"
              "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
              "        const int64_t _j = _j0 + _lane;\n"

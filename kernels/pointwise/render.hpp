@@ -12,8 +12,9 @@
 //            (frmini_arg_t = union { void* p; int64_t i; double d; }), serial over the range:
 //            the cpu backend splits ranges over OpenMP threads and cache blocks itself.
 //            A points kernel with views takes one more slot after them (c_fast_chunks):
-//            one byte per chunk of SOA_S points, 1 where every view's offsets in the chunk
-//            are consecutive (ix[j0 + l] = ix[j0] + l, equal row strides).
+//            one byte per chunk of SOA_S points: 1 where every view's offsets in the chunk
+//            are consecutive (ix[j0 + l] = ix[j0] + l, equal row strides), 2 where those of
+//            every near view (not Arg::far) are but a far view's are not, else 0.
 // OpenCL:    __kernel void NAME(long begin, long end, <slots>), element_points launched over
 //            an (elements, NPTS) range, points over a 1-D range; extra work-items return.
 //            Every buffer slot is passed as two parameters, the cl_mem and a long offset in

@@ -40,6 +40,11 @@ struct Arg {
   ArgKind kind;
   Intent intent = Intent::in;
   std::vector<int> shape;  // {B} or {A, B}; empty for scalar/index
+  // Views only: the far side of an interface (ur, gradr, ucr). Interfaces are listed in the
+  // near side's element order, so the near views of a chunk of points are consecutive far
+  // more often than the far ones; the C rendering then loads the near views as vectors and
+  // gathers only the far ones (render.hpp).
+  bool far = false;
 };
 
 struct Spec {

@@ -181,10 +181,10 @@ Spec intcflux(const Options& o) {
   Spec s;
   s.name = "intcflux";
   s.space = Space::points;
-  s.args = {{"ul", ArgKind::view, Intent::inout, {nv}}, {"ur", ArgKind::view, Intent::inout, {nv}}};
+  s.args = {{"ul", ArgKind::view, Intent::inout, {nv}}, {"ur", ArgKind::view, Intent::inout, {nv}, true}};
   if (o.viscous()) {
     if (ldg_one_sided(o) >= 0) s.args.push_back({"gradl", ArgKind::view, Intent::in, {nd, nv}});
-    if (ldg_one_sided(o) <= 0) s.args.push_back({"gradr", ArgKind::view, Intent::in, {nd, nv}});
+    if (ldg_one_sided(o) <= 0) s.args.push_back({"gradr", ArgKind::view, Intent::in, {nd, nv}, true});
   }
   s.args.push_back({"nrm", ArgKind::array, Intent::in, {nd}});
   s.args.push_back({"magn", ArgKind::array, Intent::in, {1}});
@@ -199,9 +199,9 @@ Spec intconu(const Options& o) {
   Spec s;
   s.name = "intconu";
   s.space = Space::points;
-  s.args = {{"ul", ArgKind::view, Intent::in, {nv}}, {"ur", ArgKind::view, Intent::in, {nv}}};
+  s.args = {{"ul", ArgKind::view, Intent::in, {nv}}, {"ur", ArgKind::view, Intent::in, {nv}, true}};
   if (ldg_one_sided(o) >= 0) s.args.push_back({"ucl", ArgKind::view, Intent::out, {nv}});
-  if (ldg_one_sided(o) <= 0) s.args.push_back({"ucr", ArgKind::view, Intent::out, {nv}});
+  if (ldg_one_sided(o) <= 0) s.args.push_back({"ucr", ArgKind::view, Intent::out, {nv}, true});
   s.body = source("kernels/intconu.kern");
   s.defines = defines(o);
   return s;

@@ -146,6 +146,43 @@ TEST_CASE("points kernels gather through views and write arrays") {
   }
 }
 
+TEST_CASE("points kernels load near views as vectors where only the far side gathers") {
+  // out[j] = ul[1] + 100*ur[0] (ur the far side), ur[2] = -ul[0]: chunk 0 all consecutive
+  // (flag 1), chunk 1 near consecutive and far scattered (flag 2), chunk 2 all scattered
+  // (flag 0), then a partial chunk. A flag the kernel misreads gives wrong values.
+  Spec s;
+  s.name = "nearfar";
+  s.space = Space::points;
+  s.args = {{"ul", ArgKind::view, Intent::in, {3}},
+            {"ur", ArgKind::view, Intent::inout, {3}, true},
+            {"out", ArgKind::array, Intent::out, {1}}};
+  s.body = "out[0] = ul[1] + 100.0*ur[0];\nur[2] = -ul[0];";
+  std::string src = render(s, Dialect::c, Precision::double_, 8);
+  CHECK(src.find("_fast[_j0 / SOA_S] == 2") != std::string::npos);
+  CFn fn = compile_c(src, "nearfar");
+  const int n = 29;
+  std::vector<int64_t> il(n), ir(n);
+  for (int j = 0; j < n; ++j) {
+    il[j] = j < 16 ? 1000 + 64 * (j / 8) + j % 8 : 3000 + 40 * j;  // near: chunks 0, 1 consecutive
+    ir[j] = j < 8 ? 2000 + j : 2400 + 24 * ((7 * j) % n);  // far: chunk 0 only, no overlaps
+  }
+  std::vector<unsigned char> fast = {1, 2, 0, 0};
+  std::vector<double> arena(6000);
+  for (std::size_t i = 0; i < arena.size(); ++i) arena[i] = double(i);
+  std::vector<double> out(n, -1.0);
+  std::vector<CArg> a(7);
+  a[0].p = arena.data(); a[1].p = il.data();
+  a[2].p = arena.data(); a[3].p = ir.data();
+  a[4].p = out.data(); a[5].i = n;
+  a[6].p = fast.data();
+  fn(0, n, a.data());
+  for (int j = 0; j < n; ++j) {
+    INFO("point " << j);
+    CHECK(out[j] == double(il[j] + 8) + 100.0 * double(ir[j]));
+    CHECK(arena[std::size_t(ir[j] + 16)] == -double(il[j]));
+  }
+}
+
 TEST_CASE("OpenCL and CUDA renderings have the same slots and a body per point") {
   Spec s = flux_like_spec(4);
   for (Dialect d : {Dialect::opencl, Dialect::cuda}) {
