@@ -122,8 +122,8 @@ Spec tflux(const Options& o, int npts) {
   s.space = Space::element_points;
   s.args = {{"u", ArgKind::field, Intent::in, {nv}},
             {"smats", ArgKind::field, Intent::in, {nd, nd}}};
-  if (o.viscous()) s.args.push_back({"grad", ArgKind::field, Intent::in, {nd, nv}});
-  s.args.push_back({"f", ArgKind::field, Intent::out, {nd, nv}});
+  // Navier-Stokes: f holds the gradient on entry (one panel for both, as in PyFR).
+  s.args.push_back({"f", ArgKind::field, o.viscous() ? Intent::inout : Intent::out, {nd, nv}});
   s.functions = flux_functions(o);
   s.body = source("kernels/tflux.kern");
   s.defines = defines(o);

@@ -24,7 +24,7 @@ struct GroupLayout {
   std::vector<std::size_t> reg;   // offset of the solution panel in each register
   std::size_t scal_fpts = 0;      // nfpts rows: u at the flux points, then the common flux
   std::size_t vect_upts = 0;      // ndims*nupts rows: the transformed flux
-  std::size_t grad_upts = 0;      // ndims*nupts rows (navier-stokes)
+  std::size_t grad_upts = 0;      // navier-stokes: vect_upts, whose gradient tflux replaces
   std::size_t vect_fpts = 0;      // ndims*nfpts rows (navier-stokes): gradients at fpts
   std::size_t comm_fpts = 0;      // nfpts rows (navier-stokes): LDG common solution
   std::size_t smats = 0;          // ndims*nupts rows x ndims*neles_pad

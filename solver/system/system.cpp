@@ -136,7 +136,9 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
     l.scal_fpts = plan.take(std::size_t(l.nfpts) * l.ld);
     l.vect_upts = plan.take(std::size_t(nd) * l.nupts * l.ld);
     if (visc) {
-      l.grad_upts = plan.take(std::size_t(nd) * l.nupts * l.ld);
+      // The flux overwrites the gradient it is made from (tflux), as PyFR's does: one panel
+      // serves both, and a chain's blocks touch 3 nupts rows a variable fewer.
+      l.grad_upts = l.vect_upts;
       l.vect_fpts = plan.take(std::size_t(nd) * l.nfpts * l.ld);
       l.comm_fpts = plan.take(std::size_t(l.nfpts) * l.ld);
     }
@@ -164,7 +166,7 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
   // touches. BLAS runs on whole panels only (it has threads of its own).
   for (const auto& l : layout_) {
     std::size_t rows = std::size_t(2 * l.nupts + l.nfpts + nd * l.nupts);
-    if (visc) rows += std::size_t(nd * l.nupts + nd * l.nfpts + l.nfpts);
+    if (visc) rows += std::size_t(nd * l.nfpts + l.nfpts);  // the gradient shares the flux's rows
     const std::size_t bytes = (rows * nv + std::size_t(nd * nd * l.nupts + l.nupts)) * I.item;
     I.block.push_back(cfg_.matmul == "blas" ? 0 : be.chain_block(bytes, int64_t(I.soa)));
   }
@@ -358,10 +360,10 @@ void System::rhs(double t, int uin, int fout) {
     const auto& l = layout_[g];
     auto& tf = pw("tflux" + std::to_string(g) + rin, [&] { return physics::tflux(cfg_.phys, l.nupts); },
                   [&] {
-                    std::vector<ArgValue> a{panel(l.reg[uin], l.ld), panel(l.smats, nd * l.neles_pad)};
-                    if (visc) a.push_back(panel(l.grad_upts, l.ld));
-                    a.push_back(panel(l.vect_upts, l.ld));
-                    return a;
+                    // Navier-Stokes: vect_upts holds the gradient, which the flux replaces.
+                    return std::vector<ArgValue>{panel(l.reg[uin], l.ld),
+                                                 panel(l.smats, nd * l.neles_pad),
+                                                 panel(l.vect_upts, l.ld)};
                   });
     c.push_back(step(tf, g));
     c.push_back(mm(g, "M132", 0.0, l.vect_upts, l.reg[fout], rout, true));
