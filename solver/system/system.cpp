@@ -299,7 +299,7 @@ void System::rhs(double t, int uin, int fout) {
   // provider may stream it past the cache.
   auto mm = [&](std::size_t g, const std::string& op, double beta, std::size_t boff,
                 std::size_t coff, const std::string& tag, bool leaves = false,
-                int rows = 0) -> kernels::Backend::ChainStep {
+                int rows = 0, int cols = 0) -> kernels::Backend::ChainStep {
     const auto& l = layout_[g];
     std::string key = std::to_string(g) + ":" + op + ":" + tag;
     auto it = I.mm.find(key);
@@ -311,13 +311,22 @@ void System::rhs(double t, int uin, int fout) {
         p.a.data.resize(std::size_t(rows) * p.a.cols);
         p.a.rows = std::size_t(rows);
       }
+      // Only the leading `cols` rows of B can be non-zero: the other columns of A are dropped.
+      if (cols > 0 && std::size_t(cols) < p.a.cols) {
+        std::vector<double> d(p.a.rows * std::size_t(cols));
+        for (std::size_t r = 0; r < p.a.rows; ++r)
+          for (std::size_t c = 0; c < std::size_t(cols); ++c) d[r * cols + c] = p.a.data[r * p.a.cols + c];
+        p.a.data = std::move(d);
+        p.a.cols = std::size_t(cols);
+      }
       p.beta = beta;
       p.precision = cfg_.precision;
       p.n = std::size_t(l.ld);
       p.b = {A, boff, std::size_t(l.ld)};
       p.c = {A, coff, std::size_t(l.ld)};
       p.name = l.etype + "-p" + std::to_string(cfg_.order) + "-" + op +
-               (p.a.rows < operators::get(ops_[g], op).rows ? "-rows" + std::to_string(p.a.rows) : "");
+               (p.a.rows < operators::get(ops_[g], op).rows ? "-rows" + std::to_string(p.a.rows) : "") +
+               (p.a.cols < operators::get(ops_[g], op).cols ? "-cols" + std::to_string(p.a.cols) : "");
       p.block = std::size_t(I.block[g] * nv);
       p.c_leaves_chain = leaves;
       auto k = kernels::matmul::make_kernel(be_, cfg_.matmul, p);
@@ -406,7 +415,9 @@ void System::rhs(double t, int uin, int fout) {
       const auto& l = layout_[g];
       // One-sided LDG: comm_fpts holds the jump u_c - u_f (physics::ldg_one_sided).
       Chain c{mm(g, one_sided ? "M4" : "M460", 0.0, l.reg[uin], l.grad_upts, rin),
-              mm(g, "M6", 1.0, l.comm_fpts, l.grad_upts, "")};
+              // The common-solution rows past grad_rows are never written (the jumps live
+              // where the gradients are read) and stay zero: M6 skips them.
+              mm(g, "M6", 1.0, l.comm_fpts, l.grad_upts, "", false, 0, I.grad_rows[g])};
       c.push_back(step(pw("gradcoru" + std::to_string(g),
                           [&] { return physics::gradcoru(cfg_.phys, l.nupts); },
                           [&] {
