@@ -45,6 +45,10 @@ struct Arg {
   // more often than the far ones; the C rendering then loads the near views as vectors and
   // gathers only the far ones (render.hpp).
   bool far = false;
+  // Fields only: the same value at every point of an element (the metric terms of an affine
+  // element), so every point reads the element's first point row: one row per component is
+  // read over and over from cache, where nupts rows would stream from memory.
+  bool uniform = false;
 };
 
 struct Spec {

@@ -115,13 +115,13 @@ std::map<std::string, std::string> defines(const Options& o) {
   return d;
 }
 
-Spec tflux(const Options& o, int npts) {
+Spec tflux(const Options& o, int npts, bool affine) {
   const int nd = o.ndims, nv = o.nvars();
   Spec s;
   s.name = "tflux";
   s.space = Space::element_points;
   s.args = {{"u", ArgKind::field, Intent::in, {nv}},
-            {"smats", ArgKind::field, Intent::in, {nd, nd}}};
+            {"smats", ArgKind::field, Intent::in, {nd, nd}, false, affine}};
   // Navier-Stokes: f holds the gradient on entry (one panel for both, as in PyFR).
   s.args.push_back({"f", ArgKind::field, o.viscous() ? Intent::inout : Intent::out, {nd, nv}});
   s.functions = flux_functions(o);
@@ -150,26 +150,26 @@ Spec ics(const Options& o, int npts, const std::map<std::string, std::string>& v
   return s;
 }
 
-Spec gradcoru(const Options& o, int npts) {
+Spec gradcoru(const Options& o, int npts, bool affine) {
   const int nd = o.ndims, nv = o.nvars();
   Spec s;
   s.name = "gradcoru";
   s.space = Space::element_points;
   s.args = {{"grad", ArgKind::field, Intent::inout, {nd, nv}},
-            {"smats", ArgKind::field, Intent::in, {nd, nd}},
-            {"rcpdjac", ArgKind::field, Intent::in, {1}}};
+            {"smats", ArgKind::field, Intent::in, {nd, nd}, false, affine},
+            {"rcpdjac", ArgKind::field, Intent::in, {1}, false, affine}};
   s.body = source("kernels/gradcoru.kern");
   s.defines = defines(o);
   s.defines["NPTS"] = std::to_string(npts);
   return s;
 }
 
-Spec negdivconf(const Options& o, int npts) {
+Spec negdivconf(const Options& o, int npts, bool affine) {
   Spec s;
   s.name = "negdivconf";
   s.space = Space::element_points;
   s.args = {{"tdivf", ArgKind::field, Intent::inout, {o.nvars()}},
-            {"rcpdjac", ArgKind::field, Intent::in, {1}}};
+            {"rcpdjac", ArgKind::field, Intent::in, {1}, false, affine}};
   s.body = source("kernels/negdivconf.kern");
   s.defines = defines(o);
   s.defines["NPTS"] = std::to_string(npts);

@@ -36,9 +36,10 @@ const std::vector<std::string>& bc_types();
 std::vector<std::string> bc_values(const std::string& type);
 
 // Element kernels (element_points over npts solution points).
-kernels::pointwise::Spec tflux(const Options& o, int npts);
-kernels::pointwise::Spec gradcoru(const Options& o, int npts);
-kernels::pointwise::Spec negdivconf(const Options& o, int npts);
+// affine: the group's metric terms are the same at every point of an element (Arg::uniform).
+kernels::pointwise::Spec tflux(const Options& o, int npts, bool affine = false);
+kernels::pointwise::Spec gradcoru(const Options& o, int npts, bool affine = false);
+kernels::pointwise::Spec negdivconf(const Options& o, int npts, bool affine = false);
 // The initial condition: `values` maps rho, u, v, w, p to C expressions of x, y, z.
 kernels::pointwise::Spec ics(const Options& o, int npts,
                              const std::map<std::string, std::string>& values);

@@ -62,11 +62,35 @@ struct System::Impl {
   // never computed: one-sided LDG reads one side's, and on a structured mesh the left rows
   // come first).
   std::vector<int> grad_rows;
+  // Per group: whether every element's metric terms are the same at all its solution points
+  // (parallelepipeds: the Taylor-Green box), so the kernels read one point row of them.
+  std::vector<bool> affine;
   std::map<std::string, std::string> choices;
   std::vector<int64_t> block;  // per group: elements per cache block of its chains (0 = none)
 };
 
 namespace {
+
+// Whether smats and 1/det J agree at every solution point of every element of a group, to a
+// few rounding errors of their size (PyFR's "linear" elements, found by their values): then
+// the first point's stand for all.
+bool affine_metrics(const GroupGeometry& geo, int nupts, int nd) {
+  const std::size_t ne = std::size_t(geo.neles), nm = std::size_t(nd) * nd;
+  if (ne == 0 || nupts < 2) return false;
+  for (std::size_t e = 0; e < ne; ++e) {
+    double scale = 0;
+    for (std::size_t m = 0; m < nm; ++m) scale = std::max(scale, std::abs(geo.smats_upts[m * ne + e]));
+    const double tol = 1e-13 * scale;
+    for (int i = 1; i < nupts; ++i) {
+      for (std::size_t m = 0; m < nm; ++m)
+        if (std::abs(geo.smats_upts[(std::size_t(i) * nm + m) * ne + e] - geo.smats_upts[m * ne + e]) > tol)
+          return false;
+      const double r0 = geo.rcpdjac_upts[e];
+      if (std::abs(geo.rcpdjac_upts[std::size_t(i) * ne + e] - r0) > 1e-13 * std::abs(r0)) return false;
+    }
+  }
+  return true;
+}
 
 std::vector<double> transpose_points(const std::vector<double>& v, std::size_t n, int nd) {
   std::vector<double> t(v.size());
@@ -198,6 +222,7 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
       }
     put(l.smats, sm);
     put(l.rcpdjac, rj);
+    I.affine.push_back(cfg_.uniform_metrics && affine_metrics(geo, l.nupts, nd));
   }
 
   // One-sided LDG keeps jumps in comm_fpts, zero on every side no kernel writes.
@@ -270,6 +295,8 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
   I.idx = be.alloc(std::max<std::size_t>(idx.size(), 1) * sizeof(int64_t));
   if (!idx.empty()) be.upload(*I.idx, 0, idx.data(), idx.size() * sizeof(int64_t));
 }
+
+bool System::uniform_metrics(std::size_t g) const { return impl_->affine.at(g); }
 
 System::~System() = default;
 
@@ -367,7 +394,7 @@ void System::rhs(double t, int uin, int fout) {
   // an element that needs no neighbour. Runs before the interfaces so it joins a chain.
   auto flux_steps = [&](std::size_t g, Chain& c) {
     const auto& l = layout_[g];
-    auto& tf = pw("tflux" + std::to_string(g) + rin, [&] { return physics::tflux(cfg_.phys, l.nupts); },
+    auto& tf = pw("tflux" + std::to_string(g) + rin, [&] { return physics::tflux(cfg_.phys, l.nupts, I.affine[g]); },
                   [&] {
                     // Navier-Stokes: vect_upts holds the gradient, which the flux replaces.
                     return std::vector<ArgValue>{panel(l.reg[uin], l.ld),
@@ -419,7 +446,7 @@ void System::rhs(double t, int uin, int fout) {
               // where the gradients are read) and stay zero: M6 skips them.
               mm(g, "M6", 1.0, l.comm_fpts, l.grad_upts, "", false, 0, I.grad_rows[g])};
       c.push_back(step(pw("gradcoru" + std::to_string(g),
-                          [&] { return physics::gradcoru(cfg_.phys, l.nupts); },
+                          [&] { return physics::gradcoru(cfg_.phys, l.nupts, I.affine[g]); },
                           [&] {
                             return std::vector<ArgValue>{panel(l.grad_upts, l.ld),
                                                          panel(l.smats, nd * l.neles_pad),
@@ -469,7 +496,7 @@ void System::rhs(double t, int uin, int fout) {
     const auto& l = layout_[g];
     Chain c{mm(g, "M3", 1.0, l.scal_fpts, l.reg[fout], rout)};
     c.push_back(step(pw("negdivconf" + std::to_string(g) + rout,
-                        [&] { return physics::negdivconf(cfg_.phys, l.nupts); },
+                        [&] { return physics::negdivconf(cfg_.phys, l.nupts, I.affine[g]); },
                         [&] {
                           return std::vector<ArgValue>{panel(l.reg[fout], l.ld),
                                                        panel(l.rcpdjac, l.neles_pad)};

@@ -40,6 +40,9 @@ struct SystemConfig {
   std::string matmul = "auto";
   int nregs = 1;                            // solution registers the integrator uses
   std::map<std::string, BcSpec> bcs;        // by boundary name
+  // Affine element groups read one point's metric terms (System::uniform_metrics); false
+  // makes them read every point's, as curved ones do (a test compares the two).
+  bool uniform_metrics = true;
 };
 
 class System {
@@ -58,6 +61,8 @@ class System {
   const std::vector<operators::ElementOperators>& operators() const { return ops_; }
   const Interfaces& interfaces() const { return ifs_; }
   int64_t ndofs() const;  // solution points of real elements
+  // Whether group g's kernels read its metric terms from one point row (affine elements).
+  bool uniform_metrics(std::size_t g) const;
   kernels::Backend& backend() { return be_; }
 
   // Enqueues u[fout] = du/dt of u[uin] at time t.
