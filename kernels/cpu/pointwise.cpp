@@ -61,7 +61,7 @@ class CpuPointwise : public PointwiseKernel {
   void run(int64_t begin, int64_t end) override {
     if (!bound_) throw std::logic_error(spec_.name + ": run before bind");
     if (end <= begin) return;
-    if (c_fast_chunks(spec_) && int64_t(fast_.size()) * soa_ < end) fill_fast(end);
+    if (c_fast_chunks(spec_) && int64_t(fast_.size() / c_chunk_record(spec_)) * soa_ < end) fill_fast(end);
     const CArg* a = cargs_.data();
     if (omp_in_parallel()) {
       fn_(begin, end, a);
@@ -90,35 +90,52 @@ class CpuPointwise : public PointwiseKernel {
   }
 
  private:
-  // One byte per chunk of soa_ points in [0, end) (render.hpp): 1 where every view's
-  // offsets are consecutive (and its row strides equal), so the kernel loads the chunk as
-  // vectors; 2 where only the near views' are (the far side is gathered); else 0.
+  // The chunk records (render.hpp) for the chunks of soa_ points in [0, end): the kind (1 all
+  // views consecutive, 3 all in at most two consecutive pieces, 2 the near views consecutive,
+  // 0 gathers) and each view's split point.
   void fill_fast(int64_t end) {
     const int64_t nchunks = (end + soa_ - 1) / soa_;
-    std::vector<unsigned char> nearc(std::size_t(nchunks), 1), farc(std::size_t(nchunks), 1);
-    bool any_far = false;
+    const std::size_t rec = c_chunk_record(spec_);
+    struct ViewSlots {
+      const int64_t* ix = nullptr;
+      const int64_t* rs = nullptr;
+      bool far = false;
+    };
+    std::vector<ViewSlots> views;
     for (std::size_t k = 0; k < slots_.size(); ++k) {
       if (slots_[k].type != SlotType::idx_buffer) continue;
-      const bool stride = slots_[k].name.size() > 3 &&
-                          slots_[k].name.compare(slots_[k].name.size() - 3, 3, "_rs") == 0;
-      const bool far = spec_.args[slots_[k].arg].far;
-      any_far = any_far || far;
-      auto& ok = far ? farc : nearc;
-      const auto* ix = static_cast<const int64_t*>(cargs_[k].p);
-      for (int64_t c = 0; c < end / soa_; ++c) {
-        const int64_t j0 = c * soa_;
-        for (int64_t l = 1; l < soa_ && ok[std::size_t(c)]; ++l)
-          if (ix[j0 + l] != ix[j0] + (stride ? 0 : l)) ok[std::size_t(c)] = 0;
+      const auto* p = static_cast<const int64_t*>(cargs_[k].p);
+      const bool rs = slots_[k].name.size() > 3 &&
+                      slots_[k].name.compare(slots_[k].name.size() - 3, 3, "_rs") == 0;
+      if (rs) {
+        views.back().rs = p;
+      } else {
+        views.push_back({p, nullptr, spec_.args[slots_[k].arg].far});
       }
     }
-    // A near-only variant exists only when the spec has near and far views.
-    bool any_near = false;
-    for (const auto& g : spec_.args) any_near = any_near || (g.kind == ArgKind::view && !g.far);
-    const bool split = any_far && any_near;
-    fast_.assign(std::size_t(nchunks), 0);
-    for (int64_t c = 0; c < end / soa_; ++c) {  // the partial chunk at the end stays 0
-      const std::size_t i = std::size_t(c);
-      fast_[i] = nearc[i] && farc[i] ? 1 : (split && nearc[i] ? 2 : 0);
+    bool any_far = false, any_near = false;
+    for (const auto& v : views) (v.far ? any_far : any_near) = true;
+    fast_.assign(std::size_t(nchunks) * rec, 0);
+    for (int64_t c = 0; c < end / soa_; ++c) {  // the partial chunk at the end stays kind 0
+      const int64_t j0 = c * soa_;
+      unsigned char* r = &fast_[std::size_t(c) * rec];
+      bool all_one = true, all_two = true, near_one = true;
+      for (std::size_t v = 0; v < views.size(); ++v) {
+        const int64_t* ix = views[v].ix + j0;
+        int64_t k = 1;
+        while (k < soa_ && ix[k] == ix[k - 1] + 1) ++k;
+        bool two = true;
+        for (int64_t l = k + 1; l < soa_; ++l) two = two && ix[l] == ix[l - 1] + 1;
+        if (views[v].rs)
+          for (int64_t l = 1; l < soa_; ++l)
+            if (views[v].rs[j0 + l] != views[v].rs[j0]) two = false, k = 0;
+        r[1 + v] = static_cast<unsigned char>(two ? k : 0);
+        const bool one = two && k == soa_;
+        all_one = all_one && one;
+        all_two = all_two && two;
+        if (!views[v].far) near_one = near_one && one;
+      }
+      r[0] = all_one ? 1 : all_two ? 3 : (any_far && any_near && near_one) ? 2 : 0;
     }
     cargs_.back().p = fast_.data();
   }

@@ -58,8 +58,21 @@ std::string prelude(Dialect d, Precision p, std::size_t soa) {
 // The expression addressing value (a, b) of argument `g` at the current point. `contiguous`:
 // the C dialect's chunks whose views hold consecutive offsets (point _j0 + _lane at offset
 // ix[_j0] + _lane): then the lanes address one vector, not a gather.
-// Which views a C chunk addresses as vectors: none, all, or the near ones (not Arg::far).
-enum class Contig { none, all, near };
+// Which views a C chunk addresses as vectors: none, all, the near ones (not Arg::far), or
+// all in two pieces (split: each view's lanes below NAME_k at NAME_sa + lane, the others at
+// NAME_sb + lane; the loads and stores become masked vector ones).
+enum class Contig { none, all, near, split };
+
+// Value (a, b) of a view in piece `piece` ('a' or 'b') of a split chunk.
+std::string split_ref(const Arg& g, int a, int b, char piece) {
+  const std::string& n = g.name;
+  std::ostringstream o;
+  o << n << "_p[" << n << "_s" << piece << " + _lane";
+  if (a) o << " + " << a << "*" << n << "_rs[_j0]";
+  if (b) o << " + " << b << "*SOA_S";
+  o << "]";
+  return o.str();
+}
 
 std::string address(const Arg& g, int a, int b, Space space, Contig contig = Contig::none) {
   const bool contiguous = contig == Contig::all || (contig == Contig::near && !g.far);
@@ -113,17 +126,27 @@ std::string point_block(const Spec& s, const std::string& body, const std::strin
   for (const auto& g : s.args) {
     if (!is_memory(g)) continue;
     o << indent << local_decl(g) << "\n";
+    const bool split = contiguous == Contig::split && g.kind == ArgKind::view;
     if (loads(g))
       for (int a = 0; a < extent_a(g); ++a)
         for (int b = 0; b < extent_b(g); ++b)
-          o << indent << local_ref(g, a, b) << " = " << address(g, a, b, s.space, contiguous) << ";\n";
+          o << indent << local_ref(g, a, b) << " = "
+            << (split ? "_lane < " + g.name + "_k ? " + split_ref(g, a, b, 'a') + " : " + split_ref(g, a, b, 'b')
+                      : address(g, a, b, s.space, contiguous))
+            << ";\n";
   }
   o << indent << "{\n" << body << "\n" << indent << "}\n";
   for (const auto& g : s.args) {
     if (!is_memory(g) || !stores(g)) continue;
+    const bool split = contiguous == Contig::split && g.kind == ArgKind::view;
     for (int a = 0; a < extent_a(g); ++a)
-      for (int b = 0; b < extent_b(g); ++b)
-        o << indent << address(g, a, b, s.space, contiguous) << " = " << local_ref(g, a, b) << ";\n";
+      for (int b = 0; b < extent_b(g); ++b) {
+        if (split)
+          o << indent << "if (_lane < " << g.name << "_k) " << split_ref(g, a, b, 'a') << " = "
+            << local_ref(g, a, b) << "; else " << split_ref(g, a, b, 'b') << " = " << local_ref(g, a, b) << ";\n";
+        else
+          o << indent << address(g, a, b, s.space, contiguous) << " = " << local_ref(g, a, b) << ";\n";
+      }
   }
   return o.str();
 }
@@ -200,6 +223,12 @@ std::vector<Slot> slots(const Spec& spec) {
 }
 
 bool c_fast_chunks(const Spec& s) { return s.space == Space::points && has_views(s); }
+
+std::size_t c_chunk_record(const Spec& s) {
+  std::size_t n = 1;
+  for (const auto& g : s.args) n += g.kind == ArgKind::view;
+  return n;
+}
 
 void validate(const Spec& s) {
   std::set<std::string> names;
@@ -305,24 +334,47 @@ std::string render(const Spec& s, Dialect d, Precision p, std::size_t soa) {
         o << "  #pragma GCC ivdep\n  for (int64_t _j = _ib; _j < _ie; _j++) {\n"
           << point_block(s, body, "    ") << "  }\n";
       } else {
-        // Chunks of SOA_S points. _fast (one byte per chunk, from the backend) marks those
-        // whose views all hold consecutive offsets (1): interfaces in stream order make most
-        // chunks so, and they load and store whole vectors; those where only the near
-        // side's do (2: a neighbour across an SoA block, or turned) gather the far side
-        // alone; other full chunks gather and scatter everything; the partial chunks at the
-        // ends of the range run point by point.
+        // Chunks of SOA_S points, each with a record from the backend (c_chunk_record bytes:
+        // a kind, then each view's split point). 1: every view's offsets are consecutive,
+        // as interfaces in stream order make most chunks, and the chunk loads and stores
+        // whole vectors. 3: every view's offsets are consecutive in at most two pieces (a
+        // neighbour run crossing an SoA block: lanes below NAME_k from NAME_sa, the rest from
+        // NAME_sb), masked vector loads and stores. 2: only the near side's views are
+        // consecutive, the far side is gathered. Other full chunks gather and scatter
+        // everything; the partial chunks at the ends of the range run point by point.
+        std::ostringstream splits;
+        {
+          int v = 0;
+          for (const auto& g : s.args) {
+            if (g.kind != ArgKind::view) continue;
+            const std::string& n = g.name;
+            splits << "      const int " << n << "_k = _c[" << 1 + v++ << "];\n"
+                   << "      const int64_t " << n << "_sa = " << n << "_ix[_j0];\n"
+                   << "      const int64_t " << n << "_sb = " << n << "_k < SOA_S ? " << n
+                   << "_ix[_j0 + " << n << "_k] - " << n << "_k : " << n << "_sa;\n";
+          }
+        }
         o << "  const unsigned char* restrict _fast = (const unsigned char*)_a[" << sl.size()
           << "].p;\n"
              "  for (int64_t _j0 = _ib - _ib % SOA_S; _j0 < _ie; _j0 += SOA_S) {\n"
              "    const int _full = _j0 >= _ib && _j0 + SOA_S <= _ie;\n"
-             "    if (_full && _fast[_j0 / SOA_S] == 1) {\n"
+             "    const unsigned char* _c = _fast + (_j0 / SOA_S)*"
+          << c_chunk_record(s) << ";\n"
+             "    if (_full && _c[0] == 1) {\n"
              "      #pragma GCC ivdep\n"
              "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
              "        const int64_t _j = _j0 + _lane;\n"
              "        (void)_j;  // arrays only\n"
-          << point_block(s, body, "        ", Contig::all) << "      }\n";
+          << point_block(s, body, "        ", Contig::all) << "      }\n"
+          << "    } else if (_full && _c[0] == 3) {\n"
+          << splits.str()
+          << "      #pragma GCC ivdep\n"
+             "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
+             "        const int64_t _j = _j0 + _lane;\n"
+             "        (void)_j;  // arrays only\n"
+          << point_block(s, body, "        ", Contig::split) << "      }\n";
         if (has_near_and_far(s))
-          o << "    } else if (_full && _fast[_j0 / SOA_S] == 2) {\n"
+          o << "    } else if (_full && _c[0] == 2) {\n"
                "      #pragma GCC ivdep\n"
                "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
                "        const int64_t _j = _j0 + _lane;\n"

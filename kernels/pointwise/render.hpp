@@ -12,9 +12,12 @@
 //            (frmini_arg_t = union { void* p; int64_t i; double d; }), serial over the range:
 //            the cpu backend splits ranges over OpenMP threads and cache blocks itself.
 //            A points kernel with views takes one more slot after them (c_fast_chunks):
-//            one byte per chunk of SOA_S points: 1 where every view's offsets in the chunk
-//            are consecutive (ix[j0 + l] = ix[j0] + l, equal row strides), 2 where those of
-//            every near view (not Arg::far) are but a far view's are not, else 0.
+//            a record of c_chunk_record bytes per chunk of SOA_S points: its kind, then one
+//            split point k per view (in argument order). Kind 1: every view's offsets in the
+//            chunk are consecutive (ix[j0 + l] = ix[j0] + l) and its row strides equal;
+//            3: every view's are consecutive for l < k and from k on (two pieces, k = SOA_S
+//            for one), row strides equal; 2: those of every near view (not Arg::far) are
+//            consecutive but a far view's are not; 0: none of these (gathers).
 // OpenCL:    __kernel void NAME(long begin, long end, <slots>), element_points launched over
 //            an (elements, NPTS) range, points over a 1-D range; extra work-items return.
 //            Every buffer slot is passed as two parameters, the cl_mem and a long offset in
@@ -45,6 +48,8 @@ std::vector<Slot> slots(const Spec& spec);
 
 // Whether the C rendering of `spec` takes the chunk table after its slots (see above).
 bool c_fast_chunks(const Spec& spec);
+// Bytes per chunk in that table: 1 + the number of views.
+std::size_t c_chunk_record(const Spec& spec);
 
 std::string render(const Spec& spec, Dialect dialect, Precision precision,
                    std::size_t soa_width);

@@ -119,7 +119,7 @@ TEST_CASE("points kernels gather through views and write arrays") {
   std::vector<int64_t> ix(n), rs(n);
   for (int j = 0; j < 8; ++j) ix[j] = 400 + j, rs[j] = 55;              // consecutive
   for (int j = 8; j < n; ++j) ix[j] = (j * 37) % 300, rs[j] = 50 + 10 * (j % 5);  // scattered
-  std::vector<unsigned char> fast = {1, 0, 0};
+  std::vector<unsigned char> fast = {1, 8, 0, 0, 0, 0};  // kind, split of ul; per chunk
   for (int begin : {0, 3}) {
     INFO("range from " << begin);
     std::vector<double> arena(2000);
@@ -146,10 +146,12 @@ TEST_CASE("points kernels gather through views and write arrays") {
   }
 }
 
-TEST_CASE("points kernels load near views as vectors where only the far side gathers") {
-  // out[j] = ul[1] + 100*ur[0] (ur the far side), ur[2] = -ul[0]: chunk 0 all consecutive
-  // (flag 1), chunk 1 near consecutive and far scattered (flag 2), chunk 2 all scattered
-  // (flag 0), then a partial chunk. A flag the kernel misreads gives wrong values.
+TEST_CASE("points kernels load views in one or two consecutive pieces as vectors") {
+  // out[j] = ul[1] + 100*ur[0] (ur the far side), ur[2] = -ul[0], over 45 points: chunk 0 all
+  // consecutive (kind 1); chunk 1 near consecutive, far scattered (kind 2); chunks 2 and 3
+  // in two pieces (kind 3: ul split at 3 and ur whole, then ul whole and ur split at 5);
+  // chunk 4 scattered (kind 0); then a partial chunk. A record the kernel misreads gives
+  // wrong values.
   Spec s;
   s.name = "nearfar";
   s.space = Space::points;
@@ -157,24 +159,31 @@ TEST_CASE("points kernels load near views as vectors where only the far side gat
             {"ur", ArgKind::view, Intent::inout, {3}, true},
             {"out", ArgKind::array, Intent::out, {1}}};
   s.body = "out[0] = ul[1] + 100.0*ur[0];\nur[2] = -ul[0];";
+  REQUIRE(c_chunk_record(s) == 3);
   std::string src = render(s, Dialect::c, Precision::double_, 8);
-  CHECK(src.find("_fast[_j0 / SOA_S] == 2") != std::string::npos);
+  CHECK(src.find("_c[0] == 2") != std::string::npos);
+  CHECK(src.find("_c[0] == 3") != std::string::npos);
   CFn fn = compile_c(src, "nearfar");
-  const int n = 29;
+  const int n = 45;
   std::vector<int64_t> il(n), ir(n);
   for (int j = 0; j < n; ++j) {
-    il[j] = j < 16 ? 1000 + 64 * (j / 8) + j % 8 : 3000 + 40 * j;  // near: chunks 0, 1 consecutive
-    ir[j] = j < 8 ? 2000 + j : 2400 + 24 * ((7 * j) % n);  // far: chunk 0 only, no overlaps
+    const int c = j / 8, l = j % 8;
+    il[j] = 1000 + 64 * c + l;                             // consecutive
+    ir[j] = 2000 + 64 * c + l;
+    if (c == 1 || c >= 4) ir[j] = 2400 + 24 * ((7 * j) % n);  // scattered, no overlaps
+    if (c == 2 && l >= 3) il[j] = 1500 + l;                // two pieces, split at 3
+    if (c == 3 && l >= 5) ir[j] = 5000 + l;                // two pieces, split at 5
+    if (c >= 4) il[j] = 3000 + 40 * j;
   }
-  std::vector<unsigned char> fast = {1, 2, 0, 0};
-  std::vector<double> arena(6000);
+  std::vector<unsigned char> rec = {1, 8, 8, 2, 8, 0, 3, 3, 8, 3, 8, 5, 0, 0, 0, 0, 0, 0};
+  std::vector<double> arena(7000);
   for (std::size_t i = 0; i < arena.size(); ++i) arena[i] = double(i);
   std::vector<double> out(n, -1.0);
   std::vector<CArg> a(7);
   a[0].p = arena.data(); a[1].p = il.data();
   a[2].p = arena.data(); a[3].p = ir.data();
   a[4].p = out.data(); a[5].i = n;
-  a[6].p = fast.data();
+  a[6].p = rec.data();
   fn(0, n, a.data());
   for (int j = 0; j < n; ++j) {
     INFO("point " << j);
