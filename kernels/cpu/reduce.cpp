@@ -42,7 +42,8 @@ double reduce_typed(const T* x, std::size_t n, Backend::Reduction r, int nthread
 double CpuBackend::reduce(const Buffer& buf, std::size_t offset, std::size_t n, Precision p,
                           Reduction r) {
   if (n == 0) return 0.0;
-  const int nt = std::max(1, threads());
+  // Small arrays on the calling thread (no team to wake and wait for; see pointwise.cpp).
+  const int nt = n < (std::size_t(1) << 16) ? 1 : std::max(1, threads());
   if (p == Precision::double_)
     return reduce_typed(static_cast<const double*>(host_ptr(buf, offset * 8)), n, r, nt);
   return reduce_typed(static_cast<const float*>(host_ptr(buf, offset * 4)), n, r, nt);
