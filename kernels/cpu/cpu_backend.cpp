@@ -54,7 +54,13 @@ std::string CpuBackend::device_description() const {
   return s.str();
 }
 
-std::size_t CpuBackend::soa_width(Precision p) const { return simd_bytes() / itemsize(p); }
+// A cache line of each variable, whatever the vector width (as PyFR's 64-byte alignb): with
+// 32-byte vectors a 4-wide SoA block put two blocks in each line, and the interface kernels,
+// which visit the blocks in face order, fetched most lines twice. Kernels take a block as
+// several vectors.
+std::size_t CpuBackend::soa_width(Precision p) const {
+  return std::max<std::size_t>(simd_bytes(), 64) / itemsize(p);
+}
 
 std::size_t CpuBackend::last_level_cache_bytes() const { return llc_bytes(); }
 
