@@ -66,6 +66,7 @@ int run(const std::vector<std::string>& argv, bool restart) {
       throw UserError(a.get("solution") + ": holds time averages (" + sf.variables +
                       "), not a solution to restart from");
     o.restart = &sf;
+    o.restart_path = a.get("solution");
   }
   solver::run_case(k, o);
   return 0;

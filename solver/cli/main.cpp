@@ -1,5 +1,6 @@
 // frmini's entry point: dispatches to the registered commands and turns exceptions into the
-// exit statuses the project promises: 0 success, 2 user error (one line on stderr), 1 internal.
+// exit statuses the project promises: 0 success, 2 user error (one line on stderr), 3 the
+// solution diverged, 1 internal.
 #include <algorithm>
 #include <exception>
 #include <iostream>
@@ -75,6 +76,9 @@ int main(int argc, char** argv) {
   } catch (const cli::HelpRequested& h) {
     std::cout << h.text;
     return 0;
+  } catch (const DivergedError& e) {
+    std::cerr << "frmini: error: " << e.what() << "\n";
+    return 3;
   } catch (const UserError& e) {
     std::cerr << "frmini: error: " << e.what() << "\n";
     return 2;

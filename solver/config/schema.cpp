@@ -39,7 +39,7 @@ std::vector<SectionSpec> build() {
        {}, true, T::any},
       {"solver", "The equations and the scheme.",
        {{"system", T::choice, "navier-stokes", "equation system", {"euler", "navier-stokes"}},
-        {"order", T::integer, "3", "polynomial order p of the solution", {}, 0, 8},
+        {"order", T::integer, "3", "polynomial order p of the solution", {}, 1, 8},
         {"riemann-solver", T::choice, "rusanov", "inviscid common flux",
          {"rusanov", "hllc", "roe"}},
         {"ldg-beta", T::real, "0.5", "LDG beta (navier-stokes)", {}, -0.5, 0.5},
@@ -84,8 +84,9 @@ std::vector<SectionSpec> build() {
        {{"dt-out", T::real, "", "output interval", {}, 0.0, 1e300, true},
         {"basedir", T::string, ".", "output folder, relative to the working directory"},
         {"basename", T::string, "soln-{t}", "file name; {t} = time, {n} = output number"}}},
-      {"plugins.nancheck", "Stops the run on a NaN, keeping the last good file.",
-       {{"nsteps", T::integer, "50", "check every nsteps steps", {}, 1, 1e9}}},
+      {"plugins.nancheck", "The blow-up check, on in every run: at the first NaN or infinity "
+                           "the run stops with exit status 3, keeping the last good file.",
+       {{"nsteps", T::integer, "20", "check every nsteps steps (one reduction on the device)", {}, 1, 1e9}}},
       {"plugins.progress", "A progress bar with ETA and step rate (off with --quiet or when "
                            "not a terminal).",
        {{"enabled", T::boolean, "true", "show the bar"}}},

@@ -159,9 +159,10 @@ void register_plugin(const std::string& section, PluginFactory make) { registry(
 
 std::vector<std::unique_ptr<Plugin>> make_plugins(const Case& k, bool quiet) {
   std::vector<std::unique_ptr<Plugin>> p;
+  // The blow-up check is always on, and first: no plugin sees a diverged state after a step.
+  p.push_back(make_nancheck(k));
   if (k.cfg.has_section("plugins.writer")) p.push_back(make_writer(k));
   if (k.cfg.has_section("plugins.integrals")) p.push_back(make_integrals(k));
-  if (k.cfg.has_section("plugins.nancheck")) p.push_back(make_nancheck(k));
   if (auto pr = make_progress(k, quiet)) p.push_back(std::move(pr));
   for (const auto& f : k.cfg.subsections("plugins.forces")) p.push_back(make_forces(k, f));
   if (k.cfg.has_section("plugins.tavg")) p.push_back(make_tavg(k));

@@ -38,6 +38,9 @@ class Plugin {
   virtual void start(RunContext&) {}
   virtual void after_step(RunContext&) {}
   virtual void finish(RunContext&) {}
+  // The run stopped on an error (the solution diverged) instead of finishing: `why` is the
+  // message. finish() is not called then, so no plugin writes the bad state.
+  virtual void failed(RunContext&, const std::string& /*why*/) {}
   // The next time the run must land on exactly (infinity = none).
   virtual double next_time(const RunContext&) const { return std::numeric_limits<double>::infinity(); }
 };

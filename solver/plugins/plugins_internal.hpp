@@ -3,6 +3,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "solver/plugins/plugin.hpp"
 
@@ -15,5 +16,10 @@ std::unique_ptr<Plugin> make_timing(const Case& k);
 std::unique_ptr<Plugin> make_integrals(const Case& k);
 std::unique_ptr<Plugin> make_forces(const Case& k, const std::string& boundary);
 std::unique_ptr<Plugin> make_tavg(const Case& k);
+
+// Throws DivergedError (exit status 3) naming the step, time, element, variable and position
+// of the first non-finite value of `soln` (download_solution's layout); `who` opens the message.
+void require_finite(RunContext& ctx, const std::vector<std::vector<double>>& soln,
+                    const std::string& who);
 
 }  // namespace frmini::solver

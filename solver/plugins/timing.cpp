@@ -51,6 +51,9 @@ class Timing : public Plugin {
     }
     report(ctx);
   }
+  void failed(RunContext& ctx, const std::string& why) override {
+    report(ctx, why);
+  }
 
  private:
   using clock = std::chrono::steady_clock;
@@ -58,7 +61,8 @@ class Timing : public Plugin {
     int64_t step;
     double t, wall;
   };
-  void report(RunContext& ctx) {
+  // `failure`: the run stopped on it (the report says so, and skips the kernel table).
+  void report(RunContext& ctx, const std::string& failure = "") {
     const auto& st = ctx.intg.state();
     std::vector<double> w;
     // The first step pays for compilation and tuning: leave it out of the statistics.
@@ -69,8 +73,9 @@ class Timing : public Plugin {
     double mn = w.empty() ? 0 : *std::min_element(w.begin(), w.end());
     double med = median(w);
     const double dofs = double(ctx.sys.ndofs());
-    std::printf("\nfrmini run report\n");
+    std::printf("\nfrmini run report%s\n", failure.empty() ? "" : ": the run FAILED");
     std::printf("  case            %s\n", ctx.kase.cfg.filename().c_str());
+    if (!failure.empty()) std::printf("  failure         %s\n", failure.c_str());
     std::printf("  mesh            %s:", ctx.kase.mesh_source.c_str());
     for (const auto& l : ctx.sys.layout()) std::printf(" %lld %s", (long long)l.neles, l.etype.c_str());
     std::printf("\n  backend         %s (%s), %s precision, matmul %s\n", ctx.be.name().c_str(),
@@ -91,7 +96,7 @@ class Timing : public Plugin {
     std::printf("  matmul providers chosen:\n");
     for (const auto& [op, choice] : ctx.sys.matmul_choices())
       std::printf("    %-18s %s\n", op.c_str(), choice.c_str());
-    kernel_table(ctx);
+    if (failure.empty()) kernel_table(ctx);
   }
 
   // Every kernel's time and the bytes it must move, against the device's measured bandwidth:

@@ -45,6 +45,9 @@ SolutionFile current_solution(RunContext& ctx) {
 
 std::string write_current_solution(RunContext& ctx, const std::filesystem::path& path) {
   const SolutionFile f = current_solution(ctx);
+  // Never a non-finite solution under a solution file's name: the previous file stays the
+  // last good one.
+  require_finite(ctx, f.soln, "writer (" + path.string() + ")");
   std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
   write_solution(path.string(), f);
   ctx.last_file = path.string();

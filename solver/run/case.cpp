@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "meshes/connectivity.hpp"
 #include "meshes/generators.hpp"
@@ -74,6 +75,22 @@ std::string render_expr(const config::Config& c, const std::string& sec, const s
   return e.to_c(p);
 }
 
+// A boundary state's density, pressure or wall temperature must be positive. A constant one
+// (the usual far field) is checked here, before anything is built; one that varies with x, y,
+// z or t is left to the run's blow-up check.
+void check_bc_state(const config::Config& c, const std::string& sec, const std::string& key,
+                    const std::map<std::string, double>& consts) {
+  if (key != "rho" && key != "p" && key != "cpTw") return;
+  auto e = config::Expression::parse(c.expr(sec, key), {"x", "y", "z", "t"}, consts,
+                                     c.where(sec, key));
+  for (const char* var : {"x", "y", "z", "t"})
+    if (e.uses(var)) return;
+  const double v = e.eval({});
+  if (!(v > 0) || !std::isfinite(v))
+    throw UserError(c.where(sec, key) + ": " + key + " = " + c.expr(sec, key) + " = " +
+                    std::to_string(v) + " is not a physical boundary state (it must be positive)");
+}
+
 Case build(config::Config cfg, const std::vector<Override>& overrides) {
   for (const auto& o : overrides) cfg.override_value(o.section, o.key, o.value, o.flag);
   Case k;
@@ -139,6 +156,7 @@ Case build(config::Config cfg, const std::vector<Override>& overrides) {
         continue;
       }
       bc.values[v] = render_expr(c, sec, v, consts, s.precision);
+      check_bc_state(c, sec, v, consts);
     }
     s.bcs[name] = bc;
   }

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <sstream>
 
 #include "operators/error.hpp"
 #include "solver/plugins/plugin.hpp"
@@ -30,6 +31,39 @@ void check_restart(const Case& k, const System& sys, const SolutionFile& f, Inte
   st = f.state;
 }
 
+// The starting state must be a physical one: finite, with rho > 0 and p > 0 at every solution
+// point (a negative density or pressure makes the sound speed imaginary and the run produces
+// NaNs a few steps later, far from the cause). `source` names the input at fault.
+void check_physical(const Case& k, System& sys, int reg, const std::string& source) {
+  const auto soln = sys.download_solution(reg);
+  const int nv = sys.nvars(), nd = sys.ndims();
+  const double gamma = k.sys.phys.gamma;
+  for (std::size_t g = 0; g < soln.size(); ++g) {
+    const auto& l = sys.layout()[g];
+    const auto& u = soln[g];
+    for (int64_t e = 0; e < l.neles; ++e)
+      for (int i = 0; i < l.nupts; ++i) {
+        auto at = [&](int v) { return u[(std::size_t(e) * nv + v) * l.nupts + i]; };
+        const double rho = at(0), E = at(nv - 1);
+        double ke = 0;
+        for (int c = 0; c < nd; ++c) ke += 0.5 * at(1 + c) * at(1 + c) / rho;
+        const double p = (gamma - 1) * (E - ke);
+        bool ok = std::isfinite(rho) && std::isfinite(p) && rho > 0 && p > 0;
+        for (int v = 0; v < nv; ++v) ok = ok && std::isfinite(at(v));
+        if (ok) continue;
+        std::ostringstream o;
+        o.precision(6);
+        o << source << " gives a non-physical state (rho and p must be positive and finite): rho = "
+          << rho << ", p = " << p << " at (";
+        const auto& geo = sys.geometry()[g];
+        for (int c = 0; c < nd; ++c)
+          o << (c ? ", " : "") << geo.ploc_upts[(std::size_t(i) * nd + c) * l.neles + e];
+        o << "), " << l.etype << " element " << e << ", solution point " << i;
+        throw UserError(o.str());
+      }
+  }
+}
+
 }  // namespace
 
 IntegratorState run_case(const Case& k, const RunOptions& o) {
@@ -44,6 +78,8 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
     sys.upload_solution(intg->current(), o.restart->soln);
   else
     k.set_initial_solution(sys, intg->current());
+  check_physical(k, sys, intg->current(),
+                 o.restart ? o.restart_path + ": the solution" : k.cfg.filename() + ": [ics]");
   if (!o.quiet) {
     const double cfl = cfl_number(sys, sys.download_solution(intg->current()), intg->state().dt);
     std::printf("frmini: %s, CFL %.3g at t = %g with dt = %g (%s is stable to about %.3g%s)\n",
@@ -58,13 +94,20 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
   ctx.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (auto& p : plugins) p->start(ctx);
   const int64_t first = intg->state().nsteps;
-  while (intg->state().t < k.tend && (o.max_steps < 0 || intg->state().nsteps - first < o.max_steps)) {
-    double tmax = k.tend;
-    for (auto& p : plugins) tmax = std::min(tmax, p->next_time(ctx));
-    intg->step_once(tmax);
-    for (auto& p : plugins) p->after_step(ctx);
+  try {
+    while (intg->state().t < k.tend && (o.max_steps < 0 || intg->state().nsteps - first < o.max_steps)) {
+      double tmax = k.tend;
+      for (auto& p : plugins) tmax = std::min(tmax, p->next_time(ctx));
+      intg->step_once(tmax);
+      for (auto& p : plugins) p->after_step(ctx);
+    }
+    for (auto& p : plugins) p->finish(ctx);
+  } catch (const DivergedError& e) {
+    // The report says the run failed; the plugins after the one that found it do not
+    // finish, so nothing writes the state.
+    for (auto& p : plugins) p->failed(ctx, e.what());
+    throw;
   }
-  for (auto& p : plugins) p->finish(ctx);
   return intg->state();
 }
 

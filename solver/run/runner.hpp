@@ -17,6 +17,7 @@ struct RunOptions {
   bool quiet = false;
   std::string flags;               // overrides, recorded in solution files
   const SolutionFile* restart = nullptr;
+  std::string restart_path;        // the restart file's name, for messages
 };
 
 IntegratorState run_case(const Case& k, const RunOptions& o);

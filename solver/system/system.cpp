@@ -612,6 +612,13 @@ double System::error_norm(int cur, int prev, int err, double atol, double rtol, 
   return std::isnan(r) || std::isinf(r) ? 100.0 : r;  // PyFR's answer to a NaN: reject, shrink
 }
 
+bool System::finite(int reg) {
+  Impl& I = *impl_;
+  const double r = be_.reduce(*I.arena, I.reg_off[reg], I.reg_len, cfg_.precision,
+                              kernels::Backend::Reduction::max_abs);
+  return std::isfinite(r);
+}
+
 void System::copy_register(int dst, int src) {
   if (dst == src) return;
   Impl& I = *impl_;

@@ -78,6 +78,9 @@ class System {
   // Computed on the device; overwrites register `err`. 100 for a NaN (reject the step).
   double error_norm(int cur, int prev, int err, double atol, double rtol, bool l2);
   void copy_register(int dst, int src);
+  // Whether every value of register `reg` is finite: one reduction on the device (largest
+  // |x|, NaN propagating), so the blow-up check costs no download.
+  bool finite(int reg);
 
   // Sets register `reg` on the device with one kernel per group, `spec_for(nupts)`: an
   // element_points kernel of two arguments, the solution points' coordinates (ndims values,

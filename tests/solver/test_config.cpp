@@ -77,7 +77,7 @@ TEST_CASE("a valid case gives its values and the schema's defaults") {
   REQUIRE(bcs.size() == 2);
   CHECK(c.str("bcs.wall", "type") == "slp-adia-wall");
   CHECK(c.has_section("plugins.nancheck"));
-  CHECK(c.integer("plugins.nancheck", "nsteps") == 50);
+  CHECK(c.integer("plugins.nancheck", "nsteps") == 20);
   CHECK_FALSE(c.has_section("plugins.writer"));
   auto k = c.constants();
   CHECK(k.at("Uinf") == 0.2);
