@@ -106,7 +106,7 @@ TEST_CASE("mistakes in case files name file and line") {
         "case.toml:12: [solver] order: expected an integer, got a string");
   CHECK(error_of(std::string(good).replace(std::string(good).find("order = 2"), 9,
                                            "order = 99")) ==
-        "case.toml:12: [solver] order: 99 is out of range [0, 8]");
+        "case.toml:12: [solver] order: 99 is out of range [1, 8]");
   CHECK(error_of(std::string(good).replace(std::string(good).find("\"euler\""), 7,
                                            "\"eulr\"")) ==
         "case.toml:11: [solver] system: unknown value 'eulr' (choose from euler, navier-stokes)");
