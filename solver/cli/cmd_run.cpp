@@ -68,7 +68,12 @@ int run(const std::vector<std::string>& argv, bool restart) {
     o.restart = &sf;
     o.restart_path = a.get("solution");
   }
-  solver::run_case(k, o);
+  try {
+    solver::run_case(k, o);
+  } catch (const solver::Interrupted& i) {
+    std::cerr << "frmini: " << i.what() << "\n";
+    return 128 + i.signal;
+  }
   return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "solver/integrators/integrator.hpp"
 
+#include <utility>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -39,7 +40,11 @@ class FixedStep : public Integrator {
 // at p = 3. The accumulator and u swap roles every step.
 class Rk4 : public FixedStep {
  public:
-  using FixedStep::FixedStep;
+  // The registers alternate step by step: a restart at step n takes the register an
+  // uninterrupted run would hold its solution in, so every later step runs the same kernel
+  // instances (tuned per register) and the continuation is bit for bit.
+  Rk4(System& sys, IntegratorOptions o, IntegratorState st)
+      : FixedStep(sys, std::move(o), st), u_(int(st.nsteps % 2)) {}
   int current() const override { return u_; }
   int stages() const override { return 4; }
   void step_once(double tmax) override {
@@ -60,7 +65,7 @@ class Rk4 : public FixedStep {
   }
 
  private:
-  int u_ = 0;
+  int u_;
 };
 
 // Shu-Osher's TVD RK3 in three registers: 0 = u, 1 = derivative, 2 = stage.

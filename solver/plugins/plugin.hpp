@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/backend.hpp"
@@ -77,13 +78,24 @@ class PeriodicOutput : public Plugin {
 
  protected:
   virtual void write(RunContext& ctx, int n) = 0;
+  // The folder the outputs go to: start() checks that it can be written (before the first
+  // step; `where` names the config key for the message) and removes stale temporaries.
+  void output_folder(std::filesystem::path dir, std::string where) {
+    folder_ = std::move(dir), folder_where_ = std::move(where);
+  }
 
  private:
   void output(RunContext& ctx);
+  std::filesystem::path folder_;
+  std::string folder_where_;
   double t0_, dt_;
   int64_t k_ = 1, last_step_ = -1;
   int count_ = 0;
 };
+
+// Creates `dir` and checks that a file can be written there (UserError naming `where`); removes
+// the temporaries ("*.h5.tmp-PID") that runs killed mid-write left there.
+void check_output_folder(const std::filesystem::path& dir, const std::string& where);
 
 // An output's file name from a basename: {t} = the time (4 decimals), {n} = the output number
 // (the writer, tavg and export plugins name files alike).

@@ -73,9 +73,11 @@ class Timing : public Plugin {
     double mn = w.empty() ? 0 : *std::min_element(w.begin(), w.end());
     double med = median(w);
     const double dofs = double(ctx.sys.ndofs());
-    std::printf("\nfrmini run report%s\n", failure.empty() ? "" : ": the run FAILED");
+    const bool stopped = failure.rfind("stopped by", 0) == 0;  // a signal, not a failure
+    std::printf("\nfrmini run report%s\n",
+                failure.empty() ? "" : stopped ? ": the run was interrupted" : ": the run FAILED");
     std::printf("  case            %s\n", ctx.kase.cfg.filename().c_str());
-    if (!failure.empty()) std::printf("  failure         %s\n", failure.c_str());
+    if (!failure.empty()) std::printf("  %-15s %s\n", stopped ? "interrupted" : "failure", failure.c_str());
     std::printf("  mesh            %s:", ctx.kase.mesh_source.c_str());
     for (const auto& l : ctx.sys.layout()) std::printf(" %lld %s", (long long)l.neles, l.etype.c_str());
     std::printf("\n  backend         %s (%s), %s precision, matmul %s\n", ctx.be.name().c_str(),

@@ -1,9 +1,17 @@
 // The writer plugin: the solution every dt-out (landing exactly on the output times), named
 // from basename with {t} (time) and {n} (output number), in basedir (relative to the working
 // directory, as PyFR's writer; input files such as the mesh are relative to the case file).
+#include <signal.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "operators/error.hpp"
 
 #include "solver/io/solution_file.hpp"
 #include "solver/plugins/plugins_internal.hpp"
@@ -48,13 +56,53 @@ std::string write_current_solution(RunContext& ctx, const std::filesystem::path&
   // Never a non-finite solution under a solution file's name: the previous file stays the
   // last good one.
   require_finite(ctx, f.soln, "writer (" + path.string() + ")");
-  std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
-  write_solution(path.string(), f);
+  std::error_code ec;
+  std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path(), ec);
+  if (ec) throw UserError(path.string() + ": cannot create its folder (" + ec.message() + ")");
+  // A full disk or a folder that became read-only: the write goes to a temporary name
+  // (operators/atomic_file.hpp), so the previous files are untouched; the error names the file.
+  try {
+    write_solution(path.string(), f);
+  } catch (const UserError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw UserError(path.string() + ": cannot write the solution (" + e.what() + ")");
+  }
   ctx.last_file = path.string();
   return path.string();
 }
 
+void check_output_folder(const std::filesystem::path& dir, const std::string& where) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    throw UserError(where + ": cannot create the output folder '" + dir.string() + "' (" +
+                    ec.message() + ")");
+  // Permissions alone do not say it (root, ACLs, read-only mounts): try a file.
+  const fs::path probe = dir / (".frmini-write-test-" + std::to_string(::getpid()));
+  std::FILE* f = std::fopen(probe.c_str(), "wb");
+  const bool ok = f && std::fputc('x', f) != EOF && std::fclose(f) == 0;
+  if (f && !ok) std::fclose(f);
+  fs::remove(probe, ec);
+  if (!ok)
+    throw UserError(where + ": the output folder '" + dir.string() + "' is not writable (" +
+                    std::strerror(errno) + ")");
+  // Temporaries of runs killed mid-write ("NAME.h5.tmp-PID" of a process that is gone) are
+  // never read as solutions; they are removed here, so they do not pile up.
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    const std::string name = entry.path().filename().string();
+    const auto at = name.find(".h5.tmp-");
+    if (at == std::string::npos) continue;
+    char* end = nullptr;
+    const long pid = std::strtol(name.c_str() + at + 8, &end, 10);
+    if (pid <= 0 || *end || (::kill(pid_t(pid), 0) != 0 && errno == ESRCH))
+      fs::remove(entry.path(), ec);
+  }
+}
+
 void PeriodicOutput::start(RunContext& ctx) {
+  if (!folder_.empty()) check_output_folder(folder_, folder_where_);
   k_ = int64_t(std::floor((ctx.intg.state().t - t0_) / dt_ + 1e-9)) + 1;
   if (ctx.intg.state().nsteps == 0) output(ctx);  // the initial condition
 }
@@ -85,7 +133,9 @@ class Writer : public PeriodicOutput {
   explicit Writer(const Case& k)
       : PeriodicOutput(k.tstart, k.cfg.real("plugins.writer", "dt-out")),
         dir_(k.cfg.str("plugins.writer", "basedir")),
-        base_(k.cfg.str("plugins.writer", "basename")) {}
+        base_(k.cfg.str("plugins.writer", "basename")) {
+    output_folder(dir_, k.cfg.where("plugins.writer", "basedir"));
+  }
   std::string name() const override { return "writer"; }
 
  private:

@@ -4,11 +4,13 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <sstream>
 
 #include "operators/error.hpp"
 #include "solver/plugins/plugin.hpp"
 #include "solver/run/cfl.hpp"
+#include "solver/run/signals.hpp"
 
 namespace frmini::solver {
 
@@ -64,6 +66,15 @@ void check_physical(const Case& k, System& sys, int reg, const std::string& sour
   }
 }
 
+// Where a signal's checkpoint goes: beside the writer's files if the case has a writer, else
+// in the working directory; named after the case and the step, so it overwrites nothing.
+std::filesystem::path checkpoint_path(const Case& k, int64_t nsteps) {
+  std::filesystem::path dir = ".";
+  if (k.cfg.has_section("plugins.writer")) dir = k.cfg.str("plugins.writer", "basedir");
+  const std::string stem = std::filesystem::path(k.cfg.filename()).stem().string();
+  return dir / (stem + "-checkpoint-" + std::to_string(nsteps) + ".h5");
+}
+
 }  // namespace
 
 IntegratorState run_case(const Case& k, const RunOptions& o) {
@@ -94,12 +105,24 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
   ctx.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (auto& p : plugins) p->start(ctx);
   const int64_t first = intg->state().nsteps;
+  StopSignals signals;
   try {
     while (intg->state().t < k.tend && (o.max_steps < 0 || intg->state().nsteps - first < o.max_steps)) {
       double tmax = k.tend;
       for (auto& p : plugins) tmax = std::min(tmax, p->next_time(ctx));
       intg->step_once(tmax);
       for (auto& p : plugins) p->after_step(ctx);
+      if (const int sig = signals.pending()) {
+        // The step is complete: its state is a checkpoint `frmini restart` continues bit for
+        // bit (the writer's own files are the same kind).
+        const auto& s = intg->state();
+        const std::string file = write_current_solution(ctx, checkpoint_path(k, s.nsteps));
+        const std::string why = std::string("stopped by ") + signal_name(sig) + " after step " +
+                                std::to_string(s.nsteps) + "; checkpoint " + file;
+        for (auto& p : plugins) p->failed(ctx, why);
+        throw Interrupted(sig, file,
+                          why + " (continue with: frmini restart " + k.cfg.filename() + " " + file + ")");
+      }
     }
     for (auto& p : plugins) p->finish(ctx);
   } catch (const DivergedError& e) {

@@ -4,7 +4,9 @@
 
 #include <cstdint>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "solver/integrators/integrator.hpp"
 #include "solver/io/solution_file.hpp"
@@ -18,6 +20,15 @@ struct RunOptions {
   std::string flags;               // overrides, recorded in solution files
   const SolutionFile* restart = nullptr;
   std::string restart_path;        // the restart file's name, for messages
+};
+
+// The run stopped on SIGINT or SIGTERM after writing `checkpoint` (solver/run/signals.hpp):
+// the command exits with 128 + signal.
+struct Interrupted : std::runtime_error {
+  Interrupted(int sig, std::string file, const std::string& what)
+      : std::runtime_error(what), signal(sig), checkpoint(std::move(file)) {}
+  int signal;
+  std::string checkpoint;
 };
 
 IntegratorState run_case(const Case& k, const RunOptions& o);

@@ -56,7 +56,14 @@ st=$(run negp.toml --quiet)
 [ "$st" = 2 ] || fail "exit status $st, expected 2"
 grep -q "non-physical state.*p = -" err.txt || fail "message: $(cat err.txt)"
 
-echo "5. order = 0: the same one-line error as order = 99"
+echo "5. an output folder that cannot be created: refused before the first step, exit 2"
+touch afile
+sed -E 's|^basedir = .*|basedir = "afile/out"|' "$base" >badfolder.toml
+st=$(run badfolder.toml --quiet)
+[ "$st" = 2 ] || fail "exit status $st, expected 2"
+grep -q "badfolder.toml:[0-9]*: \[plugins.writer\] basedir: cannot create the output folder 'afile/out'" err.txt || fail "message: $(cat err.txt)"
+
+echo "6. order = 0: the same one-line error as order = 99"
 edit order 0 >order0.toml
 st=$(run order0.toml --quiet)
 [ "$st" = 2 ] || fail "exit status $st, expected 2"
