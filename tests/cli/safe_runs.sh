@@ -4,6 +4,7 @@
 # usage: safe_runs.sh FRMINI CASE.toml
 set -u
 frmini=$(realpath "$1") base=$(realpath "$2")
+here=$(dirname "$(realpath "$0")")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 cd "$work"
@@ -68,5 +69,12 @@ edit order 0 >order0.toml
 st=$(run order0.toml --quiet)
 [ "$st" = 2 ] || fail "exit status $st, expected 2"
 grep -q "order: 0 is out of range \[1, 8\]" err.txt || fail "message: $(cat err.txt)"
+
+echo "7. a far field with p < 0 (cylinder2d-re100 edited): refused when the case is read, exit 2"
+cyl=$here/../../configs/cylinder2d-re100.toml
+awk '/^\[bcs.farfield\]/{f=1} f && /^p = /{print "p = \"-Pinf\""; f=0; next} {print}' "$cyl" >badbc.toml
+st=$(run badbc.toml --quiet)
+[ "$st" = 2 ] || fail "exit status $st, expected 2"
+grep -q "badbc.toml:[0-9]*: \[bcs.farfield\] p: p = -Pinf = -17.857143 is not a physical boundary state" err.txt || fail "message: $(cat err.txt)"
 
 if [ "$fails" = 0 ]; then echo "ok: every case ended as described"; else echo "$fails check(s) failed"; exit 1; fi
