@@ -25,6 +25,37 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Gmsh's reader writes out of bounds on a section that another one's end closes ($Nodes ...
+// $EndPeriodic, found by tests/fuzz/fuzz_gmsh), and the process then aborts in
+// gmsh::finalize. In an ASCII file every line that begins with '$' is a section marker, so
+// they must pair up, $Name ... $EndName, one section after another. (In a binary file such a
+// line may be data, so those are left to Gmsh.)
+void check_sections(const std::string& path, std::istream& in) {
+  in.clear();
+  in.seekg(0);
+  std::string line, open;
+  long n = 0, open_at = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.empty() || line[0] != '$') continue;
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+    const bool end = line.rfind("$End", 0) == 0;
+    if (open.empty() && end)
+      throw UserError(path + ": malformed Gmsh file: " + line + " at line " + std::to_string(n) +
+                      " closes no section");
+    if (open.empty()) {
+      open = line.substr(1);
+      open_at = n;
+    } else if (line == "$End" + open) {
+      open.clear();
+    } else {
+      throw UserError(path + ": malformed Gmsh file: section $" + open + " (line " +
+                      std::to_string(open_at) + ") is not closed before " + line + " (line " +
+                      std::to_string(n) + ")");
+    }
+  }
+}
+
 // Gmsh guesses formats from extensions and parses anything else as a .geo script, and it
 // reads empty or truncated .msh files without complaint. So frmini checks the envelope itself:
 // a $MeshFormat header with a version it supports, and a final $End... line. Returns the
@@ -48,7 +79,8 @@ std::streamoff check_envelope(const std::string& path) {
   while (std::getline(in, line) && blank(line)) lead = in.tellg();
   if (line.rfind("$MeshFormat", 0) != 0)
     throw UserError(path + ": not a Gmsh mesh file (no $MeshFormat header)");
-  in >> ver;
+  int filetype = -1;
+  in >> ver >> filetype;
   if (ver != "2.2" && ver != "4.1")
     throw UserError(path + ": MSH format version '" + ver +
                     "' is not supported (frmini reads MSH 2.2 and 4.1)");
@@ -62,6 +94,7 @@ std::streamoff check_envelope(const std::string& path) {
   std::string last = nl == std::string::npos ? end : end.substr(nl + 1);
   if (last.rfind("$End", 0) != 0)
     throw UserError(path + ": truncated Gmsh file (the last line is not an $End... line)");
+  if (filetype == 0) check_sections(path, in);
   return lead;
 }
 
