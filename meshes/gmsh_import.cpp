@@ -11,7 +11,9 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <unordered_map>
+#include <vector>
 
 #include "meshes/element_types.hpp"
 #include "meshes/gmsh_nodemap.hpp"
@@ -56,6 +58,44 @@ void check_sections(const std::string& path, std::istream& in) {
   }
 }
 
+// Gmsh's MSH 2.2 reader takes an element's tags on trust: with more tags announced than the line
+// holds, it reads on into the next lines and the third tag becomes a partition count, and the
+// conversion of old-style partitions then dereferences a wild pointer (a segmentation fault in
+// `frmini import`, found by tests/fuzz/fuzz_gmsh). So in an ASCII MSH 2.2 file every element
+// line must hold its number, type, tag count, the tags and at least one node, and a partition
+// count (the third tag) must leave room for its partition ids among the tags.
+void check_msh2_elements(const std::string& path, std::istream& in) {
+  in.clear();
+  in.seekg(0);
+  std::string line;
+  long n = 0;
+  bool inside = false, counted = false;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.rfind("$Elements", 0) == 0) {
+      inside = true;
+      counted = false;
+      continue;
+    }
+    if (line.rfind("$EndElements", 0) == 0) inside = false;
+    if (!inside) continue;
+    if (!counted) {  // the element count
+      counted = true;
+      continue;
+    }
+    std::istringstream ls(line);
+    std::vector<long long> v;
+    long long x;
+    while (ls >> x) v.push_back(x);
+    const bool ok = v.size() >= 4 && v[2] >= 0 && v[2] <= 64 &&
+                    static_cast<long long>(v.size()) >= 4 + v[2] &&
+                    (v[2] < 3 || (v[5] >= 0 && v[5] <= v[2] - 3));
+    if (!ok)
+      throw UserError(path + ": malformed Gmsh file: element line " + std::to_string(n) +
+                      " does not hold its number, type, tags and nodes");
+  }
+}
+
 // Gmsh guesses formats from extensions and parses anything else as a .geo script, and it
 // reads empty or truncated .msh files without complaint. So frmini checks the envelope itself:
 // a $MeshFormat header with a version it supports, and a final $End... line. Returns the
@@ -95,6 +135,7 @@ std::streamoff check_envelope(const std::string& path) {
   if (last.rfind("$End", 0) != 0)
     throw UserError(path + ": truncated Gmsh file (the last line is not an $End... line)");
   if (filetype == 0) check_sections(path, in);
+  if (filetype == 0 && ver == "2.2") check_msh2_elements(path, in);
   return lead;
 }
 
