@@ -11,7 +11,9 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <sstream>
 #include <unordered_map>
+#include <vector>
 
 #include "meshes/element_types.hpp"
 #include "meshes/gmsh_nodemap.hpp"
@@ -24,6 +26,75 @@ namespace frmini::meshes {
 namespace fs = std::filesystem;
 
 namespace {
+
+// Gmsh's reader writes out of bounds on a section that another one's end closes ($Nodes ...
+// $EndPeriodic, found by tests/fuzz/fuzz_gmsh), and the process then aborts in
+// gmsh::finalize. In an ASCII file every line that begins with '$' is a section marker, so
+// they must pair up, $Name ... $EndName, one section after another. (In a binary file such a
+// line may be data, so those are left to Gmsh.)
+void check_sections(const std::string& path, std::istream& in) {
+  in.clear();
+  in.seekg(0);
+  std::string line, open;
+  long n = 0, open_at = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.empty() || line[0] != '$') continue;
+    while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.pop_back();
+    const bool end = line.rfind("$End", 0) == 0;
+    if (open.empty() && end)
+      throw UserError(path + ": malformed Gmsh file: " + line + " at line " + std::to_string(n) +
+                      " closes no section");
+    if (open.empty()) {
+      open = line.substr(1);
+      open_at = n;
+    } else if (line == "$End" + open) {
+      open.clear();
+    } else {
+      throw UserError(path + ": malformed Gmsh file: section $" + open + " (line " +
+                      std::to_string(open_at) + ") is not closed before " + line + " (line " +
+                      std::to_string(n) + ")");
+    }
+  }
+}
+
+// Gmsh's MSH 2.2 reader takes an element's tags on trust: with more tags announced than the line
+// holds, it reads on into the next lines and the third tag becomes a partition count, and the
+// conversion of old-style partitions then dereferences a wild pointer (a segmentation fault in
+// `frmini import`, found by tests/fuzz/fuzz_gmsh). So in an ASCII MSH 2.2 file every element
+// line must hold its number, type, tag count, the tags and at least one node, and a partition
+// count (the third tag) must leave room for its partition ids among the tags.
+void check_msh2_elements(const std::string& path, std::istream& in) {
+  in.clear();
+  in.seekg(0);
+  std::string line;
+  long n = 0;
+  bool inside = false, counted = false;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.rfind("$Elements", 0) == 0) {
+      inside = true;
+      counted = false;
+      continue;
+    }
+    if (line.rfind("$EndElements", 0) == 0) inside = false;
+    if (!inside) continue;
+    if (!counted) {  // the element count
+      counted = true;
+      continue;
+    }
+    std::istringstream ls(line);
+    std::vector<long long> v;
+    long long x;
+    while (ls >> x) v.push_back(x);
+    const bool ok = v.size() >= 4 && v[2] >= 0 && v[2] <= 64 &&
+                    static_cast<long long>(v.size()) >= 4 + v[2] &&
+                    (v[2] < 3 || (v[5] >= 0 && v[5] <= v[2] - 3));
+    if (!ok)
+      throw UserError(path + ": malformed Gmsh file: element line " + std::to_string(n) +
+                      " does not hold its number, type, tags and nodes");
+  }
+}
 
 // Gmsh guesses formats from extensions and parses anything else as a .geo script, and it
 // reads empty or truncated .msh files without complaint. So frmini checks the envelope itself:
@@ -48,7 +119,8 @@ std::streamoff check_envelope(const std::string& path) {
   while (std::getline(in, line) && blank(line)) lead = in.tellg();
   if (line.rfind("$MeshFormat", 0) != 0)
     throw UserError(path + ": not a Gmsh mesh file (no $MeshFormat header)");
-  in >> ver;
+  int filetype = -1;
+  in >> ver >> filetype;
   if (ver != "2.2" && ver != "4.1")
     throw UserError(path + ": MSH format version '" + ver +
                     "' is not supported (frmini reads MSH 2.2 and 4.1)");
@@ -62,6 +134,8 @@ std::streamoff check_envelope(const std::string& path) {
   std::string last = nl == std::string::npos ? end : end.substr(nl + 1);
   if (last.rfind("$End", 0) != 0)
     throw UserError(path + ": truncated Gmsh file (the last line is not an $End... line)");
+  if (filetype == 0) check_sections(path, in);
+  if (filetype == 0 && ver == "2.2") check_msh2_elements(path, in);
   return lead;
 }
 

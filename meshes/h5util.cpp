@@ -26,8 +26,27 @@ namespace {
   throw UserError(file + ": " + what);
 }
 
+
+// HDF5's innermost error message ("truncated file: eof = ...", "addr overflow"), for the
+// messages of calls that failed: the user learns why, not only where. Walked upwards, the
+// first entry is the deepest one, where the fault was detected; the outer ones only say
+// "unable to open file".
+std::string reason() {
+  std::string out;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD,
+           [](unsigned n, const H5E_error2_t* e, void* data) -> herr_t {
+             if (n == 0 && e->desc) *static_cast<std::string*>(data) = e->desc;
+             return 0;
+           },
+           &out);
+  return out.empty() ? "" : " (" + out + ")";
+}
+
+// `id` is the result of an HDF5 call; a negative one fails with `what` and HDF5's reason. The
+// reason is read here, after the call, since the order in which a caller's arguments are
+// evaluated is unspecified.
 hid_t check(hid_t id, const std::string& file, const std::string& what) {
-  if (id < 0) fail(file, what);
+  if (id < 0) fail(file, what + reason());
   return id;
 }
 
@@ -47,24 +66,95 @@ void write_any(hid_t loc, const std::string& name, const std::vector<hsize_t>& d
     fail(file, "cannot write dataset " + name);
 }
 
+// The dataset's path in the file ("/eles/hex/nodes"), for messages: `name` alone is often
+// relative to a group.
+std::string path_of(hid_t loc, const std::string& name) {
+  ssize_t n = H5Iget_name(loc, nullptr, 0);
+  std::string s(n > 0 ? size_t(n) + 1 : 1, '\0');
+  if (n > 0) H5Iget_name(loc, s.data(), s.size());
+  s.resize(n > 0 ? size_t(n) : 0);
+  if (!name.empty() && name[0] == '/') return name;
+  return (s == "/" || s.empty() ? "/" : s + "/") + name;
+}
+
+const char* class_name(H5T_class_t c) {
+  switch (c) {
+    case H5T_INTEGER: return "integer";
+    case H5T_FLOAT: return "float";
+    case H5T_STRING: return "string";
+    case H5T_COMPOUND: return "compound";
+    case H5T_ARRAY: return "array";
+    default: return "non-numeric";
+  }
+}
+
+// Reads a whole numeric dataset of class `want` (float or integer). HDF5 would convert an
+// integer dataset to doubles silently and fail obscurely on strings, so the class is checked
+// first; the element count is computed without overflow and checked against the bytes stored,
+// so a truncated or forged header cannot make frmini allocate or read more than the file holds.
 template <class T>
 std::vector<T> read_any(hid_t loc, const std::string& name, std::vector<hsize_t>& dims,
-                        hid_t memtype, const std::string& file) {
+                        hid_t memtype, H5T_class_t want, const std::string& file) {
   silence_errors();
+  const std::string where = "dataset " + path_of(loc, name);
   Handle ds(check(H5Dopen2(loc, name.c_str(), H5P_DEFAULT), file,
-                  "not a frmini mesh file (no dataset " + name + ")"),
+                  "incomplete file: no " + where),
             H5Dclose);
-  Handle space(check(H5Dget_space(ds.id()), file, "cannot read " + name), H5Sclose);
+  Handle ftype(check(H5Dget_type(ds.id()), file, "cannot read the type of " + where),
+               H5Tclose);
+  const H5T_class_t cls = H5Tget_class(ftype.id());
+  if (cls != want)
+    fail(file, where + " holds " + class_name(cls) + " values, expected " + class_name(want));
+  Handle space(check(H5Dget_space(ds.id()), file, "cannot read " + where), H5Sclose);
   int rank = H5Sget_simple_extent_ndims(space.id());
-  if (rank < 0) fail(file, "cannot read " + name);
+  if (rank < 0) fail(file, "cannot read the shape of " + where + reason());
   dims.assign(size_t(rank), 0);
   H5Sget_simple_extent_dims(space.id(), dims.data(), nullptr);
   size_t n = 1;
-  for (auto d : dims) n *= size_t(d);
+  for (auto d : dims)
+    if (__builtin_mul_overflow(n, size_t(d), &n)) fail(file, where + " has an impossible shape");
+  const size_t fsize = H5Tget_size(ftype.id());
+  const hsize_t stored = H5Dget_storage_size(ds.id());
+  Handle dcpl(H5Dget_create_plist(ds.id()), H5Pclose);
+  const bool contiguous = dcpl.valid() && H5Pget_layout(dcpl.id()) == H5D_CONTIGUOUS;
+  size_t need = 0;
+  // Chunked data may be compressed: only a ratio no filter reaches (1024) is refused.
+  if (n && (__builtin_mul_overflow(n, fsize, &need) ||
+            (contiguous ? stored < need : need / 1024 > stored)))
+    fail(file, where + " is truncated or its shape is corrupt (" + std::to_string(stored) +
+                   " bytes stored for " + std::to_string(n) + " values)");
+  // A file cut short whose superblock was rewritten to match (or a forged data address): the
+  // data would end past the end of the file. HDF5 would say only "addr overflow".
+  if (n && contiguous) {
+    const haddr_t at = H5Dget_offset(ds.id());
+    Handle fid(H5Iget_file_id(ds.id()), H5Fclose);
+    hsize_t fbytes = 0;
+    haddr_t end = 0;
+    if (at != HADDR_UNDEF && fid.valid() && H5Fget_filesize(fid.id(), &fbytes) >= 0 &&
+        (__builtin_add_overflow(at, haddr_t(need), &end) || end > fbytes))
+      fail(file, where + " is truncated (its " + std::to_string(need) + " bytes from byte " +
+                     std::to_string(at) + " run past the end of the file, " +
+                     std::to_string(fbytes) + " bytes)");
+  }
   std::vector<T> out(n);
   if (n && H5Dread(ds.id(), memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0)
-    fail(file, "cannot read dataset " + name + " (corrupt file?)");
+    fail(file, "cannot read " + where + " (truncated or corrupt file?)" + reason());
   return out;
+}
+
+// An attribute must hold exactly one value: reading an array attribute into one value would
+// write past it.
+Handle open_scalar_attr(hid_t loc, const std::string& name, const std::string& file) {
+  Handle a(check(H5Aopen(loc, name.c_str(), H5P_DEFAULT), file,
+                 "incomplete file: no attribute " + name),
+           H5Aclose);
+  Handle space(check(H5Aget_space(a.id()), file, "cannot read attribute " + name),
+               H5Sclose);
+  if (H5Sget_simple_extent_npoints(space.id()) != 1)
+    fail(file, "attribute " + name + " holds " +
+                   std::to_string(H5Sget_simple_extent_npoints(space.id())) +
+                   " values, expected one");
+  return a;
 }
 
 }  // namespace
@@ -80,7 +170,7 @@ Handle open_file(const std::string& path, const std::string& file) {
   silence_errors();
   if (H5Fis_hdf5(path.c_str()) <= 0) fail(file, "not an HDF5 file (expected a frmini mesh .h5)");
   return Handle(check(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), file,
-                      "cannot open HDF5 file"),
+                      "cannot open HDF5 file, truncated or corrupt"),
                 H5Fclose);
 }
 
@@ -92,7 +182,7 @@ Handle create_group(hid_t loc, const std::string& name, const std::string& file)
 
 Handle open_group(hid_t loc, const std::string& name, const std::string& file) {
   return Handle(check(H5Gopen2(loc, name.c_str(), H5P_DEFAULT), file,
-                      "not a frmini mesh file (no group " + name + ")"),
+                      "incomplete file: no group " + name),
                 H5Gclose);
 }
 
@@ -130,15 +220,15 @@ void write_bytes(hid_t loc, const std::string& name, const std::vector<hsize_t>&
 
 std::vector<double> read_doubles(hid_t loc, const std::string& name, std::vector<hsize_t>& dims,
                                  const std::string& file) {
-  return read_any<double>(loc, name, dims, H5T_NATIVE_DOUBLE, file);
+  return read_any<double>(loc, name, dims, H5T_NATIVE_DOUBLE, H5T_FLOAT, file);
 }
 std::vector<int32_t> read_ints(hid_t loc, const std::string& name, std::vector<hsize_t>& dims,
                                const std::string& file) {
-  return read_any<int32_t>(loc, name, dims, H5T_NATIVE_INT32, file);
+  return read_any<int32_t>(loc, name, dims, H5T_NATIVE_INT32, H5T_INTEGER, file);
 }
 std::vector<uint8_t> read_bytes(hid_t loc, const std::string& name, std::vector<hsize_t>& dims,
                                 const std::string& file) {
-  return read_any<uint8_t>(loc, name, dims, H5T_NATIVE_UINT8, file);
+  return read_any<uint8_t>(loc, name, dims, H5T_NATIVE_UINT8, H5T_INTEGER, file);
 }
 
 void write_attr(hid_t loc, const std::string& name, const std::string& value, const std::string& file) {
@@ -163,13 +253,17 @@ void write_attr(hid_t loc, const std::string& name, int64_t value, const std::st
 
 std::string read_attr_string(hid_t loc, const std::string& name, const std::string& file) {
   silence_errors();
-  Handle a(check(H5Aopen(loc, name.c_str(), H5P_DEFAULT), file,
-                 "not a frmini mesh file (no attribute " + name + ")"),
-           H5Aclose);
-  Handle ftype(H5Aget_type(a.id()), H5Tclose);
+  Handle a = open_scalar_attr(loc, name, file);
+  Handle ftype(check(H5Aget_type(a.id()), file, "cannot read attribute " + name),
+               H5Tclose);
   if (H5Tget_class(ftype.id()) != H5T_STRING || H5Tis_variable_str(ftype.id()) > 0)
     fail(file, "attribute " + name + " is not a fixed-length string");
+  // The type's size comes from the file: a forged one must not become a huge allocation.
   size_t n = H5Tget_size(ftype.id());
+  if (n == 0 || n > (size_t(1) << 26) || H5Aget_storage_size(a.id()) < n)
+    fail(file, "attribute " + name + " is truncated or corrupt (a string of " +
+                   std::to_string(n) + " bytes, " + std::to_string(H5Aget_storage_size(a.id())) +
+                   " stored)");
   Handle mtype(H5Tcopy(H5T_C_S1), H5Tclose);
   H5Tset_size(mtype.id(), n);
   std::string s(n, '\0');
@@ -180,9 +274,12 @@ std::string read_attr_string(hid_t loc, const std::string& name, const std::stri
 
 int64_t read_attr_int(hid_t loc, const std::string& name, const std::string& file) {
   silence_errors();
-  Handle a(check(H5Aopen(loc, name.c_str(), H5P_DEFAULT), file,
-                 "not a frmini mesh file (no attribute " + name + ")"),
-           H5Aclose);
+  Handle a = open_scalar_attr(loc, name, file);
+  Handle ftype(check(H5Aget_type(a.id()), file, "cannot read attribute " + name),
+               H5Tclose);
+  if (H5Tget_class(ftype.id()) != H5T_INTEGER)
+    fail(file, "attribute " + name + " holds a " + class_name(H5Tget_class(ftype.id())) +
+                   ", expected an integer");
   int64_t v = 0;
   if (H5Aread(a.id(), H5T_NATIVE_INT64, &v) < 0) fail(file, "cannot read attribute " + name);
   return v;

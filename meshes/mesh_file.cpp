@@ -107,11 +107,13 @@ Mesh read_mesh(const std::string& path) {
                     " is not supported (this frmini reads version " +
                     std::to_string(mesh_file_version) + ")");
   Mesh m;
-  m.ndims = int(h5::read_attr_int(root, "ndims", file));
+  auto bad = [&](const std::string& what) { return UserError(file + ": corrupt mesh file: " + what); };
+  // Range-checked as read, before narrowing: 2^32 + 2 is not 2.
+  const int64_t ndims = h5::read_attr_int(root, "ndims", file);
+  if (ndims != 2 && ndims != 3) throw bad("attribute ndims = " + std::to_string(ndims));
+  m.ndims = int(ndims);
   m.uuid = h5::read_attr_string(root, "mesh_uuid", file);
   m.boundaries = split(h5::read_attr_string(root, "boundaries", file));
-  auto bad = [&](const std::string& what) { return UserError(file + ": corrupt mesh file: " + what); };
-  if (m.ndims != 2 && m.ndims != 3) throw bad("ndims");
 
   auto eles = h5::open_group(root, "eles", file);
   for (const auto& et : split(h5::read_attr_string(root, "etypes", file))) {
@@ -120,20 +122,25 @@ Mesh read_mesh(const std::string& path) {
     auto grp = h5::open_group(eles.id(), et, file);
     ElementGroup g;
     g.etype = et;
-    g.order = int(h5::read_attr_int(grp.id(), "order", file));
-    if (g.order < 1 || g.order > 8) throw bad("order of " + et);
+    const int64_t order = h5::read_attr_int(grp.id(), "order", file);
+    if (order < 1 || order > 8)
+      throw bad("attribute order of /eles/" + et + " = " + std::to_string(order));
+    g.order = int(order);
     g.nnodes = lattice_size(et, g.order);
     g.nfaces = int(s->faces.size());
     std::vector<hsize_t> d;
     g.nodes = h5::read_doubles(grp.id(), "nodes", d, file);
     if (d.size() != 3 || d[1] != hsize_t(g.nnodes) || d[2] != hsize_t(m.ndims))
-      throw bad("shape of eles/" + et + "/nodes");
+      throw bad("dataset /eles/" + et + "/nodes has the wrong shape (expected (neles, " +
+                std::to_string(g.nnodes) + ", " + std::to_string(m.ndims) + "))");
     g.neles = int64_t(d[0]);
     g.curved = h5::read_bytes(grp.id(), "curved", d, file);
-    if (d.size() != 1 || d[0] != hsize_t(g.neles)) throw bad("shape of eles/" + et + "/curved");
+    if (d.size() != 1 || d[0] != hsize_t(g.neles))
+      throw bad("dataset /eles/" + et + "/curved has the wrong shape (expected (neles))");
     auto faces = h5::read_ints(grp.id(), "faces", d, file);
     if (d.size() != 3 || d[0] != hsize_t(g.neles) || d[1] != hsize_t(g.nfaces) || d[2] != 5)
-      throw bad("shape of eles/" + et + "/faces");
+      throw bad("dataset /eles/" + et + "/faces has the wrong shape (expected (neles, " +
+                std::to_string(g.nfaces) + ", 5))");
     g.faces.resize(size_t(g.neles) * g.nfaces);
     std::copy(faces.begin(), faces.end(), reinterpret_cast<int32_t*>(g.faces.data()));
     m.groups.push_back(std::move(g));
@@ -142,6 +149,8 @@ Mesh read_mesh(const std::string& path) {
   if (h5::exists(root, "periodic") && h5::exists(root, "periodic/transforms")) {
     std::vector<hsize_t> d;
     auto tr = h5::read_doubles(root, "periodic/transforms", d, file);
+    if (d.size() != 3 || d[1] != 4 || d[2] != 4)
+      throw bad("dataset /periodic/transforms has the wrong shape (expected (ntransforms, 4, 4))");
     for (size_t i = 0; i + 16 <= tr.size(); i += 16) {
       Affine a;
       std::copy(tr.begin() + long(i), tr.begin() + long(i) + 16, a.begin());
@@ -166,12 +175,16 @@ Mesh read_mesh(const std::string& path) {
     for (const auto& name : h5::children(parts.id(), file)) {
       auto pg = h5::open_group(parts.id(), name, file);
       Partitioning p;
-      p.nparts = int(h5::read_attr_int(pg.id(), "nparts", file));
+      const int64_t nparts = h5::read_attr_int(pg.id(), "nparts", file);
+      if (nparts < 1 || nparts > (int64_t(1) << 30)) throw bad("partitioning " + name + ": nparts");
+      p.nparts = int(nparts);
       p.weights = h5::read_attr_string(pg.id(), "weights", file);
       for (const auto& g : m.groups) {
         std::vector<hsize_t> d;
         p.parts.push_back(h5::read_ints(pg.id(), g.etype, d, file));
-        if (d.size() != 1 || d[0] != hsize_t(g.neles)) throw bad("partitioning " + name);
+        if (d.size() != 1 || d[0] != hsize_t(g.neles))
+          throw bad("dataset /partitionings/" + name + "/" + g.etype +
+                    " has the wrong shape (expected (neles))");
         for (int32_t x : p.parts.back())
           if (x < 0 || x >= p.nparts) throw bad("partitioning " + name);
       }

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <functional>
 #include <sstream>
+#include <stdexcept>
 
 #include <toml.hpp>
 
@@ -115,6 +116,10 @@ Config Config::parse(const std::string& text, const std::string& filename) {
     std::string first = msg.substr(0, nl);
     if (first.rfind("[error] ", 0) == 0) first = first.substr(8);
     throw UserError(filename + ":" + std::to_string(e.location().line()) + ": " + first);
+  } catch (const std::length_error& e) {
+    // toml11 3.7 throws this, not a syntax_error, on some malformed strings (an unterminated
+    // literal string followed by bytes that are not UTF-8: found by tests/fuzz/fuzz_config).
+    throw UserError(filename + ": not a valid TOML file (" + e.what() + ")");
   }
 
   // Walks tables: a sub-table is a section of its own (solver.points, bcs.wall); any other

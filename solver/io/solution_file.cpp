@@ -1,6 +1,9 @@
 #include "solver/io/solution_file.hpp"
 
+#include <cmath>
+
 #include "frmini_config.hpp"
+#include "meshes/element_types.hpp"
 #include "meshes/h5util.hpp"
 #include "operators/atomic_file.hpp"
 #include "operators/error.hpp"
@@ -50,25 +53,49 @@ SolutionFile read_solution(const std::string& path) {
   s.flags = h5::read_attr_string(r, "flags", path);
   s.mesh_uuid = h5::read_attr_string(r, "mesh-uuid", path);
   s.system = h5::read_attr_string(r, "system", path);
-  s.order = int(h5::read_attr_int(r, "order", path));
-  s.ndims = int(h5::read_attr_int(r, "ndims", path));
-  s.nvars = int(h5::read_attr_int(r, "nvars", path));
+  // Range-checked as read, before narrowing (2^32 + 1 is not 1): the shapes below and every
+  // reader after this one size arrays by them.
+  auto small_int = [&](const char* name, int64_t lo, int64_t hi) {
+    const int64_t v = h5::read_attr_int(r, name, path);
+    if (v < lo || v > hi)
+      throw UserError(path + ": attribute " + name + " = " + std::to_string(v) + " is out of range (" +
+                      std::to_string(lo) + " to " + std::to_string(hi) + ")");
+    return int(v);
+  };
+  s.order = small_int("order", 0, 8);
+  s.ndims = small_int("ndims", 2, 3);
+  s.nvars = small_int("nvars", 1, 16);
   // Files written before the attribute existed hold conserved variables.
   if (H5Aexists(r, "variables") > 0) s.variables = h5::read_attr_string(r, "variables", path);
   if (s.variables != "conserved" && s.variables != "primitive-mean")
     throw UserError(path + ": unknown variables '" + s.variables + "'");
   std::vector<hsize_t> dims;
   auto stats = h5::read_doubles(r, "stats", dims, path);
-  if (stats.size() != 5) throw UserError(path + ": malformed /stats");
+  if (dims.size() != 1 || stats.size() != 5)
+    throw UserError(path + ": dataset /stats has the wrong shape (expected 5 values)");
+  // Step counts are stored as doubles; converting a NaN or 1e300 to an integer is undefined.
+  for (int i : {3, 4})
+    if (!(stats[i] >= 0 && stats[i] <= 9007199254740992.0 && stats[i] == std::floor(stats[i])))
+      throw UserError(path + ": dataset /stats holds a step count that is not a whole number (" +
+                      std::to_string(stats[i]) + ")");
   s.state = {stats[0], stats[1], stats[2], int64_t(stats[3]), int64_t(stats[4])};
   auto g = h5::open_group(r, "soln", path);
   const std::string prefix = "p" + std::to_string(s.order) + "-";
   for (const auto& name : h5::children(g.id(), path)) {
     if (name.rfind(prefix, 0) != 0) throw UserError(path + ": unexpected dataset /soln/" + name);
     auto data = h5::read_doubles(g.id(), name, dims, path);
-    if (dims.size() != 3 || int(dims[1]) != s.nvars)
-      throw UserError(path + ": /soln/" + name + " has the wrong shape");
-    s.etypes.push_back(name.substr(prefix.size()));
+    // The element type names the point count: (order + 1)^2 on a quad, as its node lattice.
+    const std::string etype = name.substr(prefix.size());
+    const auto* shape = meshes::find_shape(etype);
+    if (!shape || shape->ndims != s.ndims)
+      throw UserError(path + ": dataset /soln/" + name + " names no " + std::to_string(s.ndims) +
+                      "D element type");
+    const int nupts = meshes::lattice_size(etype, s.order);
+    if (dims.size() != 3 || dims[1] != hsize_t(s.nvars) || dims[2] != hsize_t(nupts))
+      throw UserError(path + ": dataset /soln/" + name +
+                      " has the wrong shape (expected (neles, nvars = " + std::to_string(s.nvars) +
+                      ", nupts = " + std::to_string(nupts) + "))");
+    s.etypes.push_back(etype);
     s.shapes.push_back({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(dims[2])});
     s.soln.push_back(std::move(data));
   }

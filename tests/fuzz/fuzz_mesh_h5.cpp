@@ -1,0 +1,41 @@
+// libFuzzer target: an HDF5 mesh file through read_mesh, then the Jacobian check that
+// `frmini mesh-info` runs. The input edits a valid mesh file through the HDF5 API
+// (fuzz_h5_edit.hpp says why; FRMINI_FUZZ_RAW=1: the input is the file). UserError is the
+// expected answer to bad input; HDF5's own error printing is switched off by the reader.
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+
+#include "meshes/connectivity.hpp"
+#include "meshes/mesh_file.hpp"
+#include "operators/error.hpp"
+#include "tests/fuzz/fuzz_common.hpp"
+#include "tests/fuzz/fuzz_h5_edit.hpp"
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  static const std::vector<std::string> templates = {FRMINI_FUZZ_TEMPLATES "/mesh/box_quad.h5",
+                                                     FRMINI_FUZZ_TEMPLATES "/mesh/box_hex.h5"};
+  static const std::vector<std::string> attrs = {"format", "version", "creator", "ndims",
+                                                 "mesh_uuid", "etypes", "boundaries", "order",
+                                                 "nparts", "weights"};
+  static const std::vector<std::string> names = {"nodes", "curved", "faces", "quad", "hex",
+                                                 "tri", "transforms", "pairs", "wall"};
+  std::string path;
+  if (frmini::fuzz::raw_mode()) {
+    path = frmini::fuzz::write_temp(data, size, ".h5");
+  } else {
+    path = frmini::fuzz::temp_path(".h5");
+    frmini::fuzz::Bytes in(data, size);
+    try {
+      frmini::fuzz::edit_copy(templates[in.u8() % templates.size()], path, in, attrs, names);
+    } catch (const frmini::UserError&) {  // an edit HDF5 refused: read what was written
+    }
+  }
+  try {
+    auto mesh = frmini::meshes::read_mesh(path);
+    frmini::meshes::check_jacobians(mesh, path);
+  } catch (const frmini::UserError&) {
+  }
+  std::remove(path.c_str());
+  return 0;
+}
