@@ -6,13 +6,18 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "meshes/element_types.hpp"
@@ -96,6 +101,88 @@ void check_msh2_elements(const std::string& path, std::istream& in) {
   }
 }
 
+// Nodes per element of each MSH element type (Gmsh's numbering, the types a mesh of lines,
+// triangles, quadrangles, tetrahedra, hexahedra, prisms and pyramids of order 1-4 uses).
+int msh_type_nodes(int type) {
+  static const std::map<int, int> n = {
+      {1, 2},   {2, 3},   {3, 4},   {4, 4},   {5, 8},   {6, 6},   {7, 5},   {8, 3},
+      {9, 6},   {10, 9},  {11, 10}, {12, 27}, {13, 18}, {14, 14}, {15, 1},  {16, 8},
+      {17, 20}, {18, 15}, {19, 13}, {20, 9},  {21, 10}, {22, 12}, {23, 15}, {24, 15},
+      {25, 21}, {26, 4},  {27, 5},  {28, 6},  {29, 20}, {30, 35}, {31, 56}, {36, 16},
+      {37, 25}, {38, 36}, {92, 64}, {93, 125}};
+  auto it = n.find(type);
+  return it == n.end() ? 0 : it->second;
+}
+
+// The binary MSH 2.2 element blocks, which Gmsh's reader also takes on trust (an unknown type,
+// a block longer than the count, or a node that does not exist made `frmini import` die of a
+// segmentation fault in MElementFactory, found by tests/fuzz/fuzz_gmsh): every block's type must
+// be known, its elements within the announced count and the file, its tag count sane, and
+// every node one of $Nodes's. Byte-swapped files (written on a machine of the other
+// endianness) are left to Gmsh.
+void check_msh2_binary(const std::string& path, std::istream& in, int dsize) {
+  in.clear();
+  in.seekg(0);
+  const std::string f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto bad = [&](const std::string& what) {
+    return UserError(path + ": malformed Gmsh file: " + what);
+  };
+  auto read_int = [&](std::size_t at) {
+    if (at + 4 > f.size()) throw bad("binary data runs past the end of the file");
+    int32_t v;
+    std::memcpy(&v, f.data() + at, 4);
+    return v;
+  };
+  // The header's binary 1 says whether the file is in this machine's byte order.
+  const std::size_t one = f.find("\n", f.find("$MeshFormat") + 12);
+  if (one == std::string::npos || read_int(one + 1) != 1) return;
+  if (dsize != 8 && dsize != 4) throw bad("data size " + std::to_string(dsize));
+  auto count_after = [&](const std::string& marker, std::size_t from, std::size_t& data) {
+    const std::size_t at = f.find("\n" + marker + "\n", from);
+    if (at == std::string::npos) return int64_t(-1);
+    const std::size_t line = at + marker.size() + 2, nl = f.find('\n', line);
+    if (nl == std::string::npos) throw bad(marker + " has no count");
+    char* end = nullptr;
+    const long long n = std::strtoll(f.c_str() + line, &end, 10);
+    if (end == f.c_str() + line || n < 0 || n > (1LL << 40)) throw bad(marker + " count");
+    data = nl + 1;
+    return int64_t(n);
+  };
+  std::size_t at = 0;
+  const int64_t nnodes = count_after("$Nodes", 0, at);
+  if (nnodes < 0) return;  // no nodes: Gmsh reports it
+  std::unordered_set<int32_t> tags;
+  const std::size_t rec = 4 + 3 * std::size_t(dsize);
+  if (at + std::size_t(nnodes) * rec > f.size()) throw bad("$Nodes runs past the end of the file");
+  for (int64_t i = 0; i < nnodes; ++i) tags.insert(read_int(at + std::size_t(i) * rec));
+  const int64_t nelem = count_after("$Elements", at + std::size_t(nnodes) * rec, at);
+  if (nelem < 0) return;
+  for (int64_t done = 0; done < nelem;) {
+    const int type = read_int(at), follow = read_int(at + 4), ntags = read_int(at + 8);
+    at += 12;
+    const int nn = msh_type_nodes(type);
+    if (!nn) throw bad("element type " + std::to_string(type) + " in a binary $Elements block");
+    if (follow < 1 || follow > nelem - done || ntags < 0 || ntags > 64)
+      throw bad("a binary $Elements block announces " + std::to_string(follow) + " elements of " +
+                std::to_string(ntags) + " tags (" + std::to_string(nelem - done) + " left)");
+    for (int e = 0; e < follow; ++e) {
+      if (ntags >= 3) {
+        const int32_t npart = read_int(at + 4 + 8);
+        if (npart < 0 || npart > ntags - 3) throw bad("an element's partition count");
+      }
+      for (int k = 0; k < nn; ++k) {
+        const int32_t node = read_int(at + 4 * std::size_t(1 + ntags + k));
+        if (!tags.count(node))
+          throw bad("an element refers to node " + std::to_string(node) + ", which $Nodes lacks");
+      }
+      at += 4 * std::size_t(1 + ntags + nn);
+    }
+    done += follow;
+  }
+  if (f.compare(at, 13, "\n$EndElements") != 0 && f.compare(at, 12, "$EndElements") != 0)
+    throw bad("$Elements holds more than its count announces");
+}
+
 // Gmsh guesses formats from extensions and parses anything else as a .geo script, and it
 // reads empty or truncated .msh files without complaint. So frmini checks the envelope itself:
 // a $MeshFormat header with a version it supports, and a final $End... line. Returns the
@@ -119,8 +206,8 @@ std::streamoff check_envelope(const std::string& path) {
   while (std::getline(in, line) && blank(line)) lead = in.tellg();
   if (line.rfind("$MeshFormat", 0) != 0)
     throw UserError(path + ": not a Gmsh mesh file (no $MeshFormat header)");
-  int filetype = -1;
-  in >> ver >> filetype;
+  int filetype = -1, dsize = 8;
+  in >> ver >> filetype >> dsize;
   if (ver != "2.2" && ver != "4.1")
     throw UserError(path + ": MSH format version '" + ver +
                     "' is not supported (frmini reads MSH 2.2 and 4.1)");
@@ -136,6 +223,7 @@ std::streamoff check_envelope(const std::string& path) {
     throw UserError(path + ": truncated Gmsh file (the last line is not an $End... line)");
   if (filetype == 0) check_sections(path, in);
   if (filetype == 0 && ver == "2.2") check_msh2_elements(path, in);
+  if (filetype == 1 && ver == "2.2") check_msh2_binary(path, in, dsize);
   return lead;
 }
 
