@@ -63,20 +63,48 @@ void check_sections(const std::string& path, std::istream& in) {
   }
 }
 
+// Nodes per element of each MSH element type (Gmsh's numbering, the types a mesh of lines,
+// triangles, quadrangles, tetrahedra, hexahedra, prisms and pyramids of order 1-4 uses).
+int msh_type_nodes(int type) {
+  static const std::map<int, int> n = {
+      {1, 2},   {2, 3},   {3, 4},   {4, 4},   {5, 8},   {6, 6},   {7, 5},   {8, 3},
+      {9, 6},   {10, 9},  {11, 10}, {12, 27}, {13, 18}, {14, 14}, {15, 1},  {16, 8},
+      {17, 20}, {18, 15}, {19, 13}, {20, 9},  {21, 10}, {22, 12}, {23, 15}, {24, 15},
+      {25, 21}, {26, 4},  {27, 5},  {28, 6},  {29, 20}, {30, 35}, {31, 56}, {36, 16},
+      {37, 25}, {38, 36}, {92, 64}, {93, 125}};
+  auto it = n.find(type);
+  return it == n.end() ? 0 : it->second;
+}
+
 // Gmsh's MSH 2.2 reader takes an element's tags on trust: with more tags announced than the line
 // holds, it reads on into the next lines and the third tag becomes a partition count, and the
 // conversion of old-style partitions then dereferences a wild pointer (a segmentation fault in
 // `frmini import`, found by tests/fuzz/fuzz_gmsh). So in an ASCII MSH 2.2 file every element
 // line must hold its number, type, tag count, the tags and at least one node, and a partition
-// count (the third tag) must leave room for its partition ids among the tags.
+// count (the third tag) must leave room for its partition ids among the tags. Its nodes are
+// read the same way, so a line must be numbers only, as many as its type has nodes, each one
+// of $Nodes's (garbage in place of a node made Gmsh dereference a missing vertex).
 void check_msh2_elements(const std::string& path, std::istream& in) {
   in.clear();
   in.seekg(0);
   std::string line;
   long n = 0;
-  bool inside = false, counted = false;
+  bool inside = false, counted = false, in_nodes = false, nodes_counted = false;
+  std::unordered_set<long long> nodes;
   while (std::getline(in, line)) {
     ++n;
+    if (line.rfind("$Nodes", 0) == 0) {
+      in_nodes = true;
+      nodes_counted = false;
+      continue;
+    }
+    if (line.rfind("$EndNodes", 0) == 0) in_nodes = false;
+    if (in_nodes) {
+      long long tag;
+      if (nodes_counted && std::istringstream(line) >> tag) nodes.insert(tag);
+      nodes_counted = true;
+      continue;
+    }
     if (line.rfind("$Elements", 0) == 0) {
       inside = true;
       counted = false;
@@ -92,26 +120,19 @@ void check_msh2_elements(const std::string& path, std::istream& in) {
     std::vector<long long> v;
     long long x;
     while (ls >> x) v.push_back(x);
-    const bool ok = v.size() >= 4 && v[2] >= 0 && v[2] <= 64 &&
-                    static_cast<long long>(v.size()) >= 4 + v[2] &&
-                    (v[2] < 3 || (v[5] >= 0 && v[5] <= v[2] - 3));
+    ls.clear();
+    std::string rest;
+    const bool numbers_only = !(ls >> rest);
+    const int nn = v.size() >= 2 && v[1] > 0 && v[1] < 1000 ? msh_type_nodes(int(v[1])) : 0;
+    bool ok = numbers_only && nn > 0 && v.size() >= 4 && v[2] >= 0 && v[2] <= 64 &&
+              static_cast<long long>(v.size()) == 3 + v[2] + nn &&
+              (v[2] < 3 || (v[5] >= 0 && v[5] <= v[2] - 3));
+    for (std::size_t k = v.size() - std::size_t(ok ? nn : 0); ok && k < v.size(); ++k)
+      ok = nodes.count(v[k]) > 0;
     if (!ok)
       throw UserError(path + ": malformed Gmsh file: element line " + std::to_string(n) +
-                      " does not hold its number, type, tags and nodes");
+                      " does not hold its number, type, tags and nodes (each a node of $Nodes)");
   }
-}
-
-// Nodes per element of each MSH element type (Gmsh's numbering, the types a mesh of lines,
-// triangles, quadrangles, tetrahedra, hexahedra, prisms and pyramids of order 1-4 uses).
-int msh_type_nodes(int type) {
-  static const std::map<int, int> n = {
-      {1, 2},   {2, 3},   {3, 4},   {4, 4},   {5, 8},   {6, 6},   {7, 5},   {8, 3},
-      {9, 6},   {10, 9},  {11, 10}, {12, 27}, {13, 18}, {14, 14}, {15, 1},  {16, 8},
-      {17, 20}, {18, 15}, {19, 13}, {20, 9},  {21, 10}, {22, 12}, {23, 15}, {24, 15},
-      {25, 21}, {26, 4},  {27, 5},  {28, 6},  {29, 20}, {30, 35}, {31, 56}, {36, 16},
-      {37, 25}, {38, 36}, {92, 64}, {93, 125}};
-  auto it = n.find(type);
-  return it == n.end() ? 0 : it->second;
 }
 
 // The binary MSH 2.2 element blocks, which Gmsh's reader also takes on trust (an unknown type,
