@@ -64,14 +64,15 @@ void check_sections(const std::string& path, std::istream& in) {
 }
 
 // Nodes per element of each MSH element type (Gmsh's numbering, the types a mesh of lines,
-// triangles, quadrangles, tetrahedra, hexahedra, prisms and pyramids of order 1-4 uses).
+// triangles, quadrangles, tetrahedra, hexahedra, prisms and pyramids of order 1-4 uses, and
+// the order-5 line, triangle and quadrangle).
 int msh_type_nodes(int type) {
   static const std::map<int, int> n = {
       {1, 2},   {2, 3},   {3, 4},   {4, 4},   {5, 8},   {6, 6},   {7, 5},   {8, 3},
       {9, 6},   {10, 9},  {11, 10}, {12, 27}, {13, 18}, {14, 14}, {15, 1},  {16, 8},
       {17, 20}, {18, 15}, {19, 13}, {20, 9},  {21, 10}, {22, 12}, {23, 15}, {24, 15},
       {25, 21}, {26, 4},  {27, 5},  {28, 6},  {29, 20}, {30, 35}, {31, 56}, {36, 16},
-      {37, 25}, {38, 36}, {92, 64}, {93, 125}};
+      {37, 25}, {38, 36}, {90, 40}, {91, 75}, {92, 64}, {93, 125}, {118, 30}, {119, 55}};
   auto it = n.find(type);
   return it == n.end() ? 0 : it->second;
 }
