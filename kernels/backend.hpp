@@ -113,6 +113,10 @@ class Backend {
     (void)unit_bytes, (void)align;
     return 0;
   }
+  // Threads that may run a chain's blocks at once: the slots of a per-thread scratch panel
+  // (matmul::Panel::window), which a backend that blocks chains gives an intermediate living
+  // only inside one chain.
+  virtual int chain_slots() const { return 1; }
   // Runs `steps` in order over [0, nunits), `block` units at a time (0 = unblocked).
   virtual void run_chain(int64_t nunits, int64_t block, const std::vector<ChainStep>& steps);
 

@@ -1,4 +1,5 @@
 #include "kernels/cpu/cpu_backend.hpp"
+#include "kernels/cpu/cpu_kernel.hpp"
 
 #include <omp.h>
 #include <sys/mman.h>
@@ -174,6 +175,24 @@ std::vector<std::shared_ptr<matmul::Provider>> CpuBackend::matmul_providers() {
     providers_.push_back(make_reference_provider());
   }
   return providers_;
+}
+
+std::ptrdiff_t window_shift(const matmul::Panel& p, std::size_t c0) {
+  if (!p.window) return 0;
+  return std::ptrdiff_t(c0) - std::ptrdiff_t(std::size_t(omp_get_thread_num()) * p.slot);
+}
+
+void CpuKernel::run() {
+  const std::size_t w = b_.window ? b_.window : c_.window;
+  if (!w || n_ <= w) {
+    run_columns(0, n_);
+    return;
+  }
+  // A scratch panel holds a window per thread: the whole range window by window, each on
+  // the thread whose slot it uses.
+  const std::size_t nw = (n_ + w - 1) / w;
+#pragma omp parallel for schedule(static)
+  for (std::size_t i = 0; i < nw; ++i) run_columns(i * w, std::min(n_, (i + 1) * w));
 }
 
 }  // namespace frmini::kernels::cpu

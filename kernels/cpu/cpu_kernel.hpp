@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -11,15 +12,31 @@
 
 namespace frmini::kernels::cpu {
 
+// Where a call on columns [c0, ...) finds its columns of a panel, in items to subtract from
+// the panel's base address: 0 for a whole panel; for a per-thread scratch panel
+// (matmul::Panel::window) the distance from column c0 to the calling thread's slot.
+std::ptrdiff_t window_shift(const matmul::Panel& p, std::size_t c0);
+
+// A panel base moved by a window shift. Through integers: the moved address may lie outside
+// the panel (only the columns the call touches are inside it).
+template <class T>
+T* shifted(T* p, std::ptrdiff_t items) {
+  return reinterpret_cast<T*>(reinterpret_cast<std::uintptr_t>(p) - std::uintptr_t(items * std::ptrdiff_t(sizeof(T))));
+}
+
 class CpuKernel : public matmul::Kernel {
  public:
-  using Body = std::function<void(std::size_t col_begin, std::size_t col_end)>;
-  CpuKernel(std::string provider, std::string strategy, std::size_t n, Body body)
-      : provider_(std::move(provider)), strategy_(std::move(strategy)), n_(n),
-        body_(std::move(body)) {}
-  void run() override { body_(0, n_); }
+  // Columns [c0, c1) with B's and C's base addresses moved by bshift and cshift items.
+  using Body = std::function<void(std::size_t c0, std::size_t c1, std::ptrdiff_t bshift,
+                                  std::ptrdiff_t cshift)>;
+  CpuKernel(std::string provider, std::string strategy, const matmul::Problem& p, Body body)
+      : provider_(std::move(provider)), strategy_(std::move(strategy)), n_(p.n),
+        b_(p.b), c_(p.c), body_(std::move(body)) {}
+  void run() override;
   void run_columns(std::size_t b, std::size_t e) override {
-    if (e > b) body_(b, e);
+    if (e <= b) return;
+    // Computed here, before a provider's body may open a (nested, one-thread) region.
+    body_(b, e, window_shift(b_, b), window_shift(c_, b));
   }
   std::string provider() const override { return provider_; }
   std::string strategy() const override { return strategy_; }
@@ -27,6 +44,7 @@ class CpuKernel : public matmul::Kernel {
  private:
   std::string provider_, strategy_;
   std::size_t n_;
+  matmul::Panel b_, c_;
   Body body_;
 };
 

@@ -33,7 +33,7 @@ class BlasProvider : public matmul::Provider {
       double* b = panel_ptr<double>(p.b);
       double* c = panel_ptr<double>(p.c);
       double alpha = p.alpha, beta = p.beta;
-      body = [=](std::size_t c0, std::size_t c1) {
+      body = [=](std::size_t c0, std::size_t c1, std::ptrdiff_t, std::ptrdiff_t) {
         cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, int(c1 - c0), k, alpha,
                     a->data(), lda, b + c0, ldb, beta, c + c0, ldc);
       };
@@ -42,13 +42,13 @@ class BlasProvider : public matmul::Provider {
       float* b = panel_ptr<float>(p.b);
       float* c = panel_ptr<float>(p.c);
       float alpha = float(p.alpha), beta = float(p.beta);
-      body = [=](std::size_t c0, std::size_t c1) {
+      body = [=](std::size_t c0, std::size_t c1, std::ptrdiff_t, std::ptrdiff_t) {
         cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, m, int(c1 - c0), k, alpha,
                     a->data(), lda, b + c0, ldb, beta, c + c0, ldc);
       };
     }
     out.push_back(std::make_unique<CpuKernel>(
-        "blas", p.precision == Precision::double_ ? "dgemm" : "sgemm", p.n, std::move(body)));
+        "blas", p.precision == Precision::double_ ? "dgemm" : "sgemm", p, std::move(body)));
     return out;
   }
 };

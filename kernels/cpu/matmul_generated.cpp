@@ -59,8 +59,8 @@ class GeneratedProvider : public matmul::Provider {
   std::vector<std::unique_ptr<matmul::Kernel>> candidates(const matmul::Problem& p,
                                                           std::string* why) override {
     std::vector<std::unique_ptr<matmul::Kernel>> out;
-    if (p.b.ld < p.n || p.c.ld < p.n) {
-      if (why) *why = "leading dimensions smaller than n";
+    if (p.b.ld < (p.b.window ? p.b.window : p.n) || p.c.ld < (p.c.window ? p.c.window : p.n)) {
+      if (why) *why = "leading dimensions smaller than n (or than a scratch panel's window)";
       return out;
     }
     const std::size_t s = itemsize(p.precision), sb = simd_bytes(), vl = sb / s;
@@ -112,16 +112,18 @@ class GeneratedProvider : public matmul::Provider {
           auto fn = reinterpret_cast<fn_t>(f);
           const double* b = panel_ptr<double>(p.b);
           double* c = panel_ptr<double>(p.c);
-          body = [mod, fn, b, c, nt, pfd, nvb, rs](std::size_t c0, std::size_t c1) {
-            fn(long(c0), long(c1), b, c, nt, pfd, nvb, rs);
+          body = [mod, fn, b, c, nt, pfd, nvb, rs](std::size_t c0, std::size_t c1,
+                                                   std::ptrdiff_t bs, std::ptrdiff_t cs) {
+            fn(long(c0), long(c1), shifted(b, bs), shifted(c, cs), nt, pfd, nvb, rs);
           };
         } else {
           using fn_t = void (*)(long, long, const float*, float*, int, long, int, int);
           auto fn = reinterpret_cast<fn_t>(f);
           const float* b = panel_ptr<float>(p.b);
           float* c = panel_ptr<float>(p.c);
-          body = [mod, fn, b, c, nt, pfd, nvb, rs](std::size_t c0, std::size_t c1) {
-            fn(long(c0), long(c1), b, c, nt, pfd, nvb, rs);
+          body = [mod, fn, b, c, nt, pfd, nvb, rs](std::size_t c0, std::size_t c1,
+                                                   std::ptrdiff_t bs, std::ptrdiff_t cs) {
+            fn(long(c0), long(c1), shifted(b, bs), shifted(c, cs), nt, pfd, nvb, rs);
           };
         }
         auto st = strats[i];
@@ -129,7 +131,7 @@ class GeneratedProvider : public matmul::Provider {
         st.prefetch = pf == 1;
         st.row_sweep = rs != 0;
         st.width = int(std::size_t(nvb * strats[i].vecs) * vl);
-        out.push_back(std::make_unique<CpuKernel>("generated", st.name(), p.n, std::move(body)));
+        out.push_back(std::make_unique<CpuKernel>("generated", st.name(), p, std::move(body)));
       }
     return out;
   }

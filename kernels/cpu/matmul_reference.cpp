@@ -10,10 +10,11 @@ namespace frmini::kernels::cpu {
 namespace {
 
 template <class T>
-void reference_columns(const matmul::Problem& p, std::size_t c0, std::size_t c1) {
+void reference_columns(const matmul::Problem& p, std::size_t c0, std::size_t c1,
+                       std::ptrdiff_t bs, std::ptrdiff_t cs) {
   const std::size_t m = p.m(), k = p.k();
-  const T* b = panel_ptr<T>(p.b);
-  T* c = panel_ptr<T>(p.c);
+  const T* b = shifted(panel_ptr<T>(p.b), bs);
+  T* c = shifted(panel_ptr<T>(p.c), cs);
   const std::size_t ldb = p.b.ld, ldc = p.c.ld;
   const std::size_t chunk = 256;
   const bool big = (c1 - c0) * (m + 1) * (k + 1) > (std::size_t(1) << 22);
@@ -43,9 +44,13 @@ class ReferenceProvider : public matmul::Provider {
                                                           std::string*) override {
     std::vector<std::unique_ptr<matmul::Kernel>> out;
     auto body = p.precision == Precision::single
-                    ? CpuKernel::Body([p](std::size_t b, std::size_t e) { reference_columns<float>(p, b, e); })
-                    : CpuKernel::Body([p](std::size_t b, std::size_t e) { reference_columns<double>(p, b, e); });
-    out.push_back(std::make_unique<CpuKernel>("reference", "loop", p.n, std::move(body)));
+                    ? CpuKernel::Body([p](std::size_t b, std::size_t e, std::ptrdiff_t bs, std::ptrdiff_t cs) {
+                        reference_columns<float>(p, b, e, bs, cs);
+                      })
+                    : CpuKernel::Body([p](std::size_t b, std::size_t e, std::ptrdiff_t bs, std::ptrdiff_t cs) {
+                        reference_columns<double>(p, b, e, bs, cs);
+                      });
+    out.push_back(std::make_unique<CpuKernel>("reference", "loop", p, std::move(body)));
     return out;
   }
 };

@@ -113,7 +113,7 @@ void run_ragged(const typename Traits<T>::handle* h, const T* b, T* c, std::size
 template <class T>
 std::unique_ptr<matmul::Kernel> make(const matmul::Problem& p, std::size_t blk, bool nt,
                                      std::string* why) {
-  const std::size_t m = p.m(), k = p.k(), n = p.n, ldb = p.b.ld, ldc = p.c.ld;
+  const std::size_t m = p.m(), k = p.k(), ldb = p.b.ld, ldc = p.c.ld;
   // alpha folded into A and entries below the zero tolerance cleaned, as for every provider.
   std::vector<T> a(m * k);
   for (std::size_t i = 0; i < m * k; ++i) {
@@ -137,7 +137,10 @@ std::unique_ptr<matmul::Kernel> make(const matmul::Problem& p, std::size_t blk, 
   T* c = panel_ptr<T>(p.c);
   const bool beta1 = p.beta != 0.0;
   const std::size_t work = (an_nnz + m) * blk;
-  auto body = [h, b, c, blk, work, m, k, ldb, ldc, beta1](std::size_t c0, std::size_t c1) {
+  auto body = [h, b0 = b, c0p = c, blk, work, m, k, ldb, ldc, beta1](
+                  std::size_t c0, std::size_t c1, std::ptrdiff_t bs, std::ptrdiff_t cs) {
+    const T* b = shifted(b0, bs);
+    T* c = shifted(c0p, cs);
     const std::size_t nb = (c1 - c0) / blk;
 #pragma omp parallel for schedule(static) if (nb > 1 && nb * work > (std::size_t(1) << 20))
     for (std::size_t ib = 0; ib < nb; ++ib)
@@ -148,7 +151,7 @@ std::unique_ptr<matmul::Kernel> make(const matmul::Problem& p, std::size_t blk, 
     if (j < c1) run_ragged<T>(h->scratch, b + j, c + j, ldb, ldc, m, k, beta1, c1 - j);
   };
   std::string strat = "fsspmdm-n" + std::to_string(blk) + (nt ? "-nt" : "");
-  return std::make_unique<CpuKernel>("xsmm", strat, n, body);
+  return std::make_unique<CpuKernel>("xsmm", strat, p, body);
 }
 
 class XsmmProvider : public matmul::Provider {

@@ -40,8 +40,13 @@ class CpuPointwise : public PointwiseKernel {
     const std::size_t item = itemsize(prec_);
     auto vals = resolve_slots(spec_, slots_, args);
     cargs_.assign(slots_.size(), CArg{});
+    windows_.clear();
     for (std::size_t k = 0; k < slots_.size(); ++k) {
       const SlotValue& v = vals[k];
+      if (slots_[k].type == SlotType::fp_buffer && args.at(slots_[k].arg).window > 0) {
+        const ArgValue& a = args[slots_[k].arg];
+        windows_.push_back({k, a.window, a.width * int64_t(item), a.slot * int64_t(item)});
+      }
       switch (slots_[k].type) {
         case SlotType::fp_buffer: cargs_[k].p = host_ptr(*v.buf, v.offset * item); break;
         case SlotType::idx_buffer: cargs_[k].p = host_ptr(*v.buf, v.offset * sizeof(int64_t)); break;
@@ -64,6 +69,10 @@ class CpuPointwise : public PointwiseKernel {
     if (!bound_) throw std::logic_error(spec_.name + ": run before bind");
     if (end <= begin) return;
     if (c_fast_chunks(spec_) && int64_t(fast_.size() / c_chunk_record(spec_)) * soa_ < end) fill_fast(end);
+    if (!windows_.empty()) {
+      run_windowed(begin, end);
+      return;
+    }
     const CArg* a = cargs_.data();
     // Inside a chain's region, or too little work to wake a second thread for: on the calling
     // thread. Small cases (the 2D vortex: 6,400 points, a step in 0.3 ms) then open no OpenMP
@@ -97,6 +106,36 @@ class CpuPointwise : public PointwiseKernel {
   }
 
  private:
+  // A kernel with scratch panels: inside a chain, one call on its block at the thread's slot;
+  // alone (profiles), the range window by window, each at its thread's slot.
+  void run_windowed(int64_t begin, int64_t end) {
+    if (omp_in_parallel()) {
+      call_at_slot(begin, end);
+      return;
+    }
+    int64_t w = windows_[0].window;
+    for (const auto& x : windows_) w = std::min(w, x.window);
+    if (end - begin <= w) {  // on this thread, at its slot, as the chain's unblocked path
+      call_at_slot(begin, end);
+      return;
+    }
+    const int64_t nw = (end - begin + w - 1) / w;
+#pragma omp parallel for schedule(static)
+    for (int64_t i = 0; i < nw; ++i) call_at_slot(begin + i * w, std::min(end, begin + (i + 1) * w));
+  }
+  void call_at_slot(int64_t b, int64_t e) {
+    thread_local std::vector<CArg> a;
+    a = cargs_;
+    const int64_t slot = omp_get_thread_num();
+    for (const auto& x : windows_) {
+      if (e - b > x.window) throw std::logic_error(spec_.name + ": a launch wider than its scratch window");
+      // Through integers: the moved base lies outside the panel (the call's columns do not).
+      const auto p = reinterpret_cast<std::uintptr_t>(a[x.slot].p);
+      a[x.slot].p = reinterpret_cast<void*>(p - std::uintptr_t(b * x.bytes_per_element - slot * x.slot_bytes));
+    }
+    fn_(b, e, a.data());
+  }
+
   // The chunk records (render.hpp) for the chunks of soa_ points in [0, end): the kind (1 all
   // views consecutive, 3 all in at most two consecutive pieces, 2 the near views consecutive,
   // 0 gathers) and each view's split point.
@@ -159,6 +198,11 @@ class CpuPointwise : public PointwiseKernel {
   std::shared_ptr<CpuModule> module_;
   CFn fn_ = nullptr;
   std::vector<CArg> cargs_;
+  struct Window {
+    std::size_t slot;
+    int64_t window, bytes_per_element, slot_bytes;
+  };
+  std::vector<Window> windows_;
   bool bound_ = false;
 };
 

@@ -29,6 +29,7 @@ class CudaPointwise : public PointwiseKernel {
   const Spec& spec() const override { return spec_; }
 
   void bind(const std::vector<ArgValue>& args) override {
+    require_whole_panels(spec_, args);
     const std::size_t item = itemsize(prec_);
     auto vals = resolve_slots(spec_, slots_, args);
     for (std::size_t k = 0; k < slots_.size(); ++k) {

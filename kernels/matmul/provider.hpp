@@ -28,10 +28,17 @@ struct HostMatrix {
 };
 
 // A panel on the device: element (r, c) is at buf[offset + r*ld + c] (offset in elements).
+// window > 0: a per-thread scratch panel of a cache-blocked chain (cpu). Each thread has its
+// own panel of `window` columns, `slot` elements after the previous thread's: a call on
+// columns [c0, c1), c1 - c0 <= window, finds column c0 at column 0 of the calling OpenMP
+// thread's panel. An intermediate that lives only inside a chain (the gradient and flux at
+// the solution points) then reuses the same cache-resident lines block after block instead
+// of being written back to memory. Providers that cannot address such a panel decline.
 struct Panel {
   Buffer* buf = nullptr;
   std::size_t offset = 0;
   std::size_t ld = 0;
+  std::size_t window = 0, slot = 0;
 };
 
 struct Problem {
@@ -61,7 +68,8 @@ class Kernel {
   // Enqueues one product over all n columns.
   virtual void run() = 0;
   // Enqueues the product over columns [col_begin, col_end). Both are multiples of the
-  // backend's soa_width (or col_end == n). Used by the cpu backend's cache-blocked chains;
+  // backend's soa_width (or col_end == n); at most a window wide if a panel has one (that
+  // is, one block of a chain). Used by the cpu backend's cache-blocked chains;
   // GPU backends may implement it by launching over the sub-range.
   virtual void run_columns(std::size_t col_begin, std::size_t col_end) = 0;
 

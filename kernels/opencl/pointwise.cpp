@@ -25,6 +25,7 @@ class ClPointwise : public PointwiseKernel {
   const Spec& spec() const override { return spec_; }
 
   void bind(const std::vector<ArgValue>& args) override {
+    require_whole_panels(spec_, args);
     auto vals = resolve_slots(spec_, slots_, args);
     cl_uint i = 2;  // after (begin, end)
     param_.assign(slots_.size(), 0);

@@ -43,4 +43,9 @@ std::size_t scalar_slot(const Spec& spec, const std::vector<Slot>& slots, std::s
   throw std::logic_error(spec.name + ": argument " + std::to_string(arg) + " is no scalar");
 }
 
+void require_whole_panels(const Spec& spec, const std::vector<ArgValue>& args) {
+  for (const auto& a : args)
+    if (a.window) throw std::logic_error(spec.name + ": scratch panels are for the cpu backend's chains only");
+}
+
 }  // namespace frmini::kernels::pointwise

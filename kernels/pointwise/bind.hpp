@@ -28,4 +28,8 @@ std::vector<SlotValue> resolve_slots(const Spec& spec, const std::vector<Slot>& 
 // The index of the slot holding scalar argument `arg`; throws std::logic_error if none.
 std::size_t scalar_slot(const Spec& spec, const std::vector<Slot>& slots, std::size_t arg);
 
+// Throws std::logic_error if an argument is a per-thread scratch panel (ArgValue::window):
+// for backends that launch over whole ranges, with no chains to give a call its thread.
+void require_whole_panels(const Spec& spec, const std::vector<ArgValue>& args);
+
 }  // namespace frmini::kernels::pointwise

@@ -28,10 +28,21 @@ struct ArgValue {
   std::size_t rs_offset = 0;
   double scalar = 0;         // scalar
   int64_t index = 0;         // index
+  // field: a per-thread scratch panel of a cache-blocked chain (cpu; matmul::Panel::window):
+  // `window` elements of `width` columns each per thread, threads `slot` values apart; a
+  // launch on [b, e), e - b <= window, finds element b at the calling thread's panel's start.
+  // window 0: a whole panel.
+  int64_t window = 0, width = 0, slot = 0;
 
   static ArgValue panel(Buffer* b, std::size_t off, int64_t ld) {
     ArgValue a;
     a.buf = b, a.offset = off, a.ld = ld;
+    return a;
+  }
+  static ArgValue scratch(Buffer* b, std::size_t off, int64_t ld, int64_t window, int64_t width,
+                          int64_t slot) {
+    ArgValue a = panel(b, off, ld);
+    a.window = window, a.width = width, a.slot = slot;
     return a;
   }
   static ArgValue view(Buffer* arena, Buffer* ix, std::size_t ix_off, Buffer* rs = nullptr,

@@ -156,9 +156,36 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
     I.reg_off.push_back(start);
     I.reg_len = plan.take(0) - start;
   }
+  // Cache blocks (ARCHITECTURE.md principle 10): sized from what one element's longest chain
+  // touches. BLAS runs on whole panels only (it has threads of its own).
+  for (const auto& l : layout_) {
+    std::size_t rows = std::size_t(2 * l.nupts + l.nfpts + nd * l.nupts);
+    if (visc) rows += std::size_t(nd * l.nfpts + l.nfpts);  // the gradient shares the flux's rows
+    const std::size_t bytes = (rows * nv + std::size_t(nd * nd * l.nupts + l.nupts)) * I.item;
+    I.block.push_back(cfg_.matmul == "blas" ? 0 : be.chain_block(bytes, int64_t(I.soa)));
+  }
+  // The flux at the solution points (and the gradient it replaces) lives inside one chain.
+  // When every chain is blocked it gets a scratch panel of one block per thread, shared by
+  // the groups, instead of a panel of every element: each block reuses lines already in its
+  // core's cache, and none is read for ownership or written back to memory (about 15 kB an
+  // element a right-hand side at hex p3 Navier-Stokes, double).
+  const bool scratch = !layout_.empty() &&
+                       std::all_of(I.block.begin(), I.block.end(), [](int64_t b) { return b > 0; });
+  if (scratch) {
+    const int64_t win = *std::max_element(I.block.begin(), I.block.end());
+    int rows = 0;
+    for (const auto& l : layout_) rows = std::max(rows, nd * l.nupts);
+    // A panel per thread, not a slice of every row: a prefetcher running past the end of
+    // one thread's row would otherwise pull in lines the other thread is writing (measured:
+    // the element kernels on it ran at half speed). Two cache lines between them likewise.
+    const int64_t ld = win * nv;
+    const int64_t slot = rows * ld + int64_t(128 / I.item);
+    const std::size_t off = plan.take(std::size_t(slot) * std::size_t(be.chain_slots()));
+    for (auto& l : layout_) l.vect_upts = off, l.vect_ld = ld, l.vect_window = win, l.vect_slot = slot;
+  }
   for (auto& l : layout_) {
     l.scal_fpts = plan.take(std::size_t(l.nfpts) * l.ld);
-    l.vect_upts = plan.take(std::size_t(nd) * l.nupts * l.ld);
+    if (!scratch) l.vect_upts = plan.take(std::size_t(nd) * l.nupts * l.ld), l.vect_ld = l.ld;
     if (visc) {
       // The flux overwrites the gradient it is made from (tflux), as PyFR's does: one panel
       // serves both, and a chain's blocks touch 3 nupts rows a variable fewer.
@@ -186,14 +213,6 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
   }
   I.arena = be.alloc(plan.size() * I.item);
 
-  // Cache blocks (ARCHITECTURE.md principle 10): sized from what one element's longest chain
-  // touches. BLAS runs on whole panels only (it has threads of its own).
-  for (const auto& l : layout_) {
-    std::size_t rows = std::size_t(2 * l.nupts + l.nfpts + nd * l.nupts);
-    if (visc) rows += std::size_t(nd * l.nfpts + l.nfpts);  // the gradient shares the flux's rows
-    const std::size_t bytes = (rows * nv + std::size_t(nd * nd * l.nupts + l.nupts)) * I.item;
-    I.block.push_back(cfg_.matmul == "blas" ? 0 : be.chain_block(bytes, int64_t(I.soa)));
-  }
 
   auto put = [&](std::size_t off, const std::vector<double>& v) {
     if (v.empty()) return;
@@ -312,6 +331,16 @@ kernels::matmul::HostMatrix host_matrix(const operators::Matrix& m) {
 }
 }  // namespace
 
+namespace {
+// A matmul operand of the RHS: an arena offset; ld 0 = its group's ld; window, slot: a
+// scratch panel's (Panel::window).
+struct Operand {
+  Operand(std::size_t o) : off(o) {}  // NOLINT: a plain panel converts from its offset
+  Operand(std::size_t o, std::size_t l, std::size_t w, std::size_t s) : off(o), ld(l), window(w), slot(s) {}
+  std::size_t off, ld = 0, window = 0, slot = 0;
+};
+}  // namespace
+
 void System::rhs(double t, int uin, int fout) {
   Impl& I = *impl_;
   const int nd = ndims(), nv = nvars();
@@ -324,8 +353,8 @@ void System::rhs(double t, int uin, int fout) {
   // kernel is created on first use (tuned by the provider for the group's cache block) and kept.
   // `leaves`: C is read only after the chain (by the interfaces or the next chain), so a
   // provider may stream it past the cache.
-  auto mm = [&](std::size_t g, const std::string& op, double beta, std::size_t boff,
-                std::size_t coff, const std::string& tag, bool leaves = false,
+  auto mm = [&](std::size_t g, const std::string& op, double beta, Operand bo, Operand co,
+                const std::string& tag, bool leaves = false,
                 int rows = 0, int cols = 0) -> kernels::Backend::ChainStep {
     const auto& l = layout_[g];
     std::string key = std::to_string(g) + ":" + op + ":" + tag;
@@ -349,8 +378,8 @@ void System::rhs(double t, int uin, int fout) {
       p.beta = beta;
       p.precision = cfg_.precision;
       p.n = std::size_t(l.ld);
-      p.b = {A, boff, std::size_t(l.ld)};
-      p.c = {A, coff, std::size_t(l.ld)};
+      p.b = {A, bo.off, bo.ld ? bo.ld : std::size_t(l.ld), bo.window, bo.slot};
+      p.c = {A, co.off, co.ld ? co.ld : std::size_t(l.ld), co.window, co.slot};
       p.name = l.etype + "-p" + std::to_string(cfg_.order) + "-" + op +
                (p.a.rows < operators::get(ops_[g], op).rows ? "-rows" + std::to_string(p.a.rows) : "") +
                (p.a.cols < operators::get(ops_[g], op).cols ? "-cols" + std::to_string(p.a.cols) : "");
@@ -384,6 +413,15 @@ void System::rhs(double t, int uin, int fout) {
     be_.run_chain(layout_[g].neles_pad, I.block[g], c);
   };
   auto panel = [&](std::size_t off, int64_t ld) { return ArgValue::panel(A, off, ld); };
+  // Group g's flux (or gradient) at the solution points from row `row`: a matmul operand, and
+  // an element kernel's argument.
+  auto upts = [&](const GroupLayout& l, int row = 0) {
+    return Operand{l.vect_upts + std::size_t(row) * std::size_t(l.vect_ld), std::size_t(l.vect_ld),
+                   std::size_t(l.vect_window * nv), std::size_t(l.vect_slot)};
+  };
+  auto upts_arg = [&](const GroupLayout& l) {
+    return ArgValue::scratch(A, l.vect_upts, l.vect_ld, l.vect_window, nv, l.vect_slot);
+  };
   auto view = [&](std::size_t ix, std::size_t rs = SIZE_MAX) {
     return rs == SIZE_MAX ? ArgValue::view(A, I.idx.get(), ix)
                           : ArgValue::view(A, I.idx.get(), ix, I.idx.get(), rs);
@@ -398,11 +436,10 @@ void System::rhs(double t, int uin, int fout) {
                   [&] {
                     // Navier-Stokes: vect_upts holds the gradient, which the flux replaces.
                     return std::vector<ArgValue>{panel(l.reg[uin], l.ld),
-                                                 panel(l.smats, nd * l.neles_pad),
-                                                 panel(l.vect_upts, l.ld)};
+                                                 panel(l.smats, nd * l.neles_pad), upts_arg(l)};
                   });
     c.push_back(step(tf, g));
-    c.push_back(mm(g, "M132", 0.0, l.vect_upts, l.reg[fout], rout, true));
+    c.push_back(mm(g, "M132", 0.0, upts(l), l.reg[fout], rout, true));
   };
 
   // 1. Solution to the flux points (Euler: and the flux and its divergence; the solution
@@ -441,20 +478,20 @@ void System::rhs(double t, int uin, int fout) {
     for (std::size_t g = 0; g < layout_.size(); ++g) {
       const auto& l = layout_[g];
       // One-sided LDG: comm_fpts holds the jump u_c - u_f (physics::ldg_one_sided).
-      Chain c{mm(g, one_sided ? "M4" : "M460", 0.0, l.reg[uin], l.grad_upts, rin),
+      Chain c{mm(g, one_sided ? "M4" : "M460", 0.0, l.reg[uin], upts(l), rin),
               // The common-solution rows past grad_rows are never written (the jumps live
               // where the gradients are read) and stay zero: M6 skips them.
-              mm(g, "M6", 1.0, l.comm_fpts, l.grad_upts, "", false, 0, I.grad_rows[g])};
+              mm(g, "M6", 1.0, l.comm_fpts, upts(l), "", false, 0, I.grad_rows[g])};
       c.push_back(step(pw("gradcoru" + std::to_string(g),
                           [&] { return physics::gradcoru(cfg_.phys, l.nupts, I.affine[g]); },
                           [&] {
-                            return std::vector<ArgValue>{panel(l.grad_upts, l.ld),
+                            return std::vector<ArgValue>{upts_arg(l),
                                                          panel(l.smats, nd * l.neles_pad),
                                                          panel(l.rcpdjac, l.neles_pad)};
                           }),
                        g));
       for (int dim = 0; dim < nd; ++dim)
-        c.push_back(mm(g, "M0", 0.0, l.grad_upts + std::size_t(dim) * l.nupts * l.ld,
+        c.push_back(mm(g, "M0", 0.0, upts(l, dim * l.nupts),
                        l.vect_fpts + std::size_t(dim) * l.nfpts * l.ld, "grad" + std::to_string(dim), true, I.grad_rows[g]));
       flux_steps(g, c);
       run_chain(g, c);

@@ -120,7 +120,7 @@ class SlowProvider : public km::Provider {
     std::shared_ptr<km::Kernel> k(std::move(ks.at(0)));
     int us = sleep_us_;
     out.push_back(std::make_unique<kernels::cpu::CpuKernel>(
-        name_, "slow", p.n, [k, us](std::size_t b, std::size_t e) {
+        name_, "slow", p, [k, us](std::size_t b, std::size_t e, std::ptrdiff_t, std::ptrdiff_t) {
           std::this_thread::sleep_for(std::chrono::microseconds(us));
           k->run_columns(b, e);
         }));
