@@ -106,7 +106,9 @@ void check_operator(Backend& be, const std::string& name, const matmul::HostMatr
 
 }  // namespace
 
-int main() {
+// --probe: only whether a GPU is there (exit 0) or not (77), for tools/gpu-checks.
+int main(int argc, char** argv) {
+  const bool probe = argc > 1 && std::string(argv[1]) == "--probe";
   std::string why;
   if (!cuda::driver_available(&why)) {
     std::printf("skipped: no GPU (%s)\n", why.c_str());
@@ -115,6 +117,7 @@ int main() {
   try {
     auto be = make_backend("cuda");
     std::printf("device: %s\n", be->device_description().c_str());
+    if (probe) return 0;
     for (const char* et : {"quad", "hex", "tri", "tet"})
       for (int order : {1, 3, 6}) {
         auto ops = frmini::operators::build_operators(et, order);
