@@ -1,4 +1,5 @@
-// The cylinder meshes (D = 1 at the origin, domain [-9, 25] x [-9, 9], span [0, pi] in 3D):
+// The cylinder meshes (D = 1 at the origin, domain [-9, 25] x [-9, 9] unless the options say
+// otherwise, span [0, pi] in 3D):
 // an O-grid of four transfinite blocks between the wall and the square [-a, a]^2, and eight
 // transfinite blocks from the square to the far field, graded so that cell sizes match across
 // block edges and grow away from the wall and down the wake. The 3D mesh extrudes it in z with
@@ -41,7 +42,8 @@ void layer_major(double dz) {
 }
 
 constexpr double R = 0.5, A = 1.5;  // cylinder radius; half-width of the O-grid square
-constexpr double XMIN = -9, XMAX = 25, YMIN = -9, YMAX = 9;
+// The default domain, for which the default cell counts below were chosen.
+constexpr double UPSTREAM = 9, DOWNSTREAM = 25, HALF_HEIGHT = 9;
 
 // The growth ratio r with h0 (1 + r + ... + r^(n-1)) = len: the first cell is h0.
 double ratio(double h0, int n, double len) {
@@ -68,6 +70,21 @@ void physical(int dim, const std::vector<int>& tags, const std::string& name) {
   gmsh::model::setPhysicalName(dim, g, name);
 }
 
+// Cells over `len` that keep the first cell h0 and the growth ratio the default count n_def
+// has over the default length: h0 (r^n - 1)/(r - 1) = len for the same r, rounded.
+int cells_for(double h0, int n_def, double len_def, double len) {
+  const double r = ratio(h0, n_def, len_def);
+  if (std::abs(r - 1) < 1e-9) return std::max(1, int(std::lround(len / h0)));
+  return std::max(1, int(std::lround(std::log1p(len * (r - 1) / h0) / std::log(r))));
+}
+
+double domain_length(double given, double def, const char* option) {
+  if (given == 0) return def;
+  if (!(given >= 2 && given <= 1000))
+    throw UserError(std::string("mesh: --") + option + " must be in [2, 1000] diameters (the O-grid reaches 1.5)");
+  return given;
+}
+
 }  // namespace
 
 void build_cylinder(const GeneratorOptions& o, bool three_d) {
@@ -80,8 +97,14 @@ void build_cylinder(const GeneratorOptions& o, bool three_d) {
   // layers: 4216 quads x 10 = 42,160 hexes, about the paper's 42,030.
   const int ncirc = scaled(o.ncirc, 64, 4), nq = ncirc / 4;
   if (ncirc % 4) throw UserError("mesh: --ncirc must be a multiple of 4");
-  const int nrad = scaled(o.nradial, 20, 1), nleft = scaled(0, 12, 1), nwake = scaled(0, 48, 1),
-            nside = scaled(0, 13, 1), nspan = scaled(o.nspan, 10, 1);
+  const double XMIN = -domain_length(o.upstream, UPSTREAM, "upstream");
+  const double XMAX = domain_length(o.downstream, DOWNSTREAM, "downstream");
+  const double YMAX = domain_length(o.half_height, HALF_HEIGHT, "half-height"), YMIN = -YMAX;
+  const double h_sq = 2 * A / nq;  // the outer blocks' first cell, at the O-grid square
+  const int nrad = scaled(o.nradial, 20, 1), nspan = scaled(o.nspan, 10, 1);
+  const int nleft = cells_for(h_sq, scaled(0, 12, 1), UPSTREAM - A, -XMIN - A);
+  const int nwake = cells_for(h_sq, scaled(0, 48, 1), DOWNSTREAM - A, XMAX - A);
+  const int nside = cells_for(h_sq, scaled(0, 13, 1), HALF_HEIGHT - A, YMAX - A);
   const double span = std::numbers::pi;
   namespace geo = gmsh::model::geo;
 
@@ -112,7 +135,7 @@ void build_cylinder(const GeneratorOptions& o, bool three_d) {
 
   // Gradings: O-grid cells start square at the wall; outer blocks start at the square's cell
   // size and grow outwards.
-  const double h_wall = 2 * std::numbers::pi * R / ncirc, h_sq = 2 * A / nq;
+  const double h_wall = 2 * std::numbers::pi * R / ncirc;
   const double r_rad = ratio(h_wall, nrad, A * std::sqrt(2.0) - R);
   const double r_left = ratio(h_sq, nleft, -A - XMIN), r_wake = ratio(h_sq, nwake, XMAX - A);
   const double r_side = ratio(h_sq, nside, YMAX - A);

@@ -7,7 +7,8 @@ namespace frmini::meshes {
 const std::vector<GeneratorInfo>& generator_list() {
   static const std::vector<GeneratorInfo> list = {
       {"cylinder2d", "quads around a curved cylinder wall (D = 1 at the origin) in "
-                     "[-9,25]x[-9,9]; --mixed: triangles in the far field; boundaries "
+                     "[-9,25]x[-9,9] (--upstream, --downstream, --half-height); --mixed: triangles "
+                     "in the far field; boundaries "
                      "'cylinder', 'farfield'; order 2"},
       {"cylinder3d", "the Re 3900 mesh: cylinder2d's quads extruded to hexes over z in [0, pi], "
                      "spanwise periodic (periodic_span_l/_r); boundaries 'cylinder', "

@@ -22,6 +22,10 @@ struct GeneratorOptions {
   int ncirc = 0, nradial = 0, nspan = 0;
   double scale = 1.0;
   bool mixed = false;
+  // Cylinders: the domain, in diameters from the axis: inflow at x = -upstream, outflow at
+  // x = downstream, sides at y = +-half_height (0: 9, 25, 9). The cell counts beyond the O-grid
+  // follow the lengths, so the cell sizes near the cylinder and the growth ratios stay.
+  double upstream = 0, downstream = 0, half_height = 0;
 };
 
 struct GeneratorInfo {

@@ -26,13 +26,17 @@ int run_mesh(const std::vector<std::string>& argv) {
   ArgParser p("mesh", "Generate a built-in mesh as a Gmsh .msh file (import it with frmini import).");
   p.positional("NAME", "which mesh (see below)")
       .option("out", "FILE.msh", "output file (required)")
-      .option("order", "K", "geometric order 1-4 (default: 2 for cylinders, 1 for boxes)", "0")
+      .option("order", "K", "geometric order 1-4 (default: 2 for cylinders, 1 for boxes)")
       .option("n", "N[,N,N]", "boxes: cells per direction", "4")
       .option("length", "L[,L,L]", "boxes: extent per direction (the box is [0, L])", "1")
-      .option("ncirc", "N", "cylinders: cells around the wall, a multiple of 4 (default 64 x scale)", "0")
-      .option("nradial", "N", "cylinders: cells across the O-grid (default 20 x scale)", "0")
-      .option("nspan", "N", "cylinder3d: spanwise layers (default 10 x scale)", "0")
+      .option("ncirc", "N", "cylinders: cells around the wall, a multiple of 4 (default: 64 x scale)")
+      .option("nradial", "N", "cylinders: cells across the O-grid (default: 20 x scale)")
+      .option("nspan", "N", "cylinder3d: spanwise layers (default: 10 x scale)")
       .option("scale", "S", "cylinders: multiply every default cell count by S", "1")
+      .option("upstream", "L", "cylinders: inflow boundary at x = -L diameters (default: 9)")
+      .option("downstream", "L", "cylinders: outflow boundary at x = L diameters (default: 25)")
+      .option("half-height", "H", "cylinders: side boundaries at y = +-H diameters (default: 9); "
+              "cell counts follow the lengths, keeping the cell sizes near the wall and the growth ratios")
       .flag("mixed", "cylinder2d: triangles in the far field (quads stay around the wall)")
       .option("msh-version", "V", "MSH format written: 4.1 or 2.2", "4.1")
       .flag("binary", "write binary MSH")
@@ -42,7 +46,7 @@ int run_mesh(const std::vector<std::string>& argv) {
   o.name = a.get("NAME");
   o.out = a.get("out");
   if (o.out.empty()) throw UserError("mesh: --out FILE.msh is required");
-  o.order = int(a.get_int("order", 0, 4));
+  o.order = a.given("order") ? int(a.get_int("order", 1, 4)) : 0;
   o.n = a.get_int_list("n", 1, 1000);
   for (const auto& s : a.get_list("length")) {
     try {
@@ -53,9 +57,15 @@ int run_mesh(const std::vector<std::string>& argv) {
       throw UserError("mesh: --length: '" + s + "' is not a number");
     }
   }
-  o.ncirc = int(a.get_int("ncirc", 0, 4096));
-  o.nradial = int(a.get_int("nradial", 0, 4096));
-  o.nspan = int(a.get_int("nspan", 0, 4096));
+  // Options whose default is computed: absent = 0 = the generator's default.
+  auto count = [&](const char* k) { return a.given(k) ? int(a.get_int(k, 1, 4096)) : 0; };
+  auto length = [&](const char* k) { return a.given(k) ? a.get_double(k) : 0.0; };
+  o.ncirc = count("ncirc");
+  o.nradial = count("nradial");
+  o.nspan = count("nspan");
+  o.upstream = length("upstream");
+  o.downstream = length("downstream");
+  o.half_height = length("half-height");
   o.scale = a.get_double("scale");
   o.mixed = a.flag("mixed");
   o.msh_version = a.get("msh-version");

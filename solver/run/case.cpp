@@ -52,6 +52,9 @@ meshes::Mesh load_mesh(const config::Config& c, std::string& source) {
     else if (k == "nspan") g.nspan = int(num());
     else if (k == "scale") g.scale = num();
     else if (k == "mixed") g.mixed = c.str("mesh.options", k) == "true";
+    else if (k == "upstream") g.upstream = num();
+    else if (k == "downstream") g.downstream = num();
+    else if (k == "half-height") g.half_height = num();
     else throw UserError(w + ": unknown generator option (see frmini mesh --help)");
   }
   fs::path dir = fs::temp_directory_path() / ("frmini-mesh-" + std::to_string(::getpid()));

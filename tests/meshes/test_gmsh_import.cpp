@@ -212,6 +212,72 @@ TEST_CASE("cylinders: counts, curved walls, exact volumes", "[meshes][gmsh]") {
   CHECK(drops < g.neles / 20);
 }
 
+// Per element of a 2D group: the centre and area of its nodes' bounding box (exact for the
+// axis-aligned cells outside the O-grid).
+struct Box {
+  double cx, cy, area;
+};
+std::vector<Box> boxes(const ElementGroup& g) {
+  std::vector<Box> out;
+  for (int64_t e = 0; e < g.neles; ++e) {
+    double x0 = 1e300, x1 = -1e300, y0 = 1e300, y1 = -1e300;
+    for (int n = 0; n < g.nnodes; ++n) {
+      const double* p = &g.nodes[(std::size_t(e) * g.nnodes + n) * 2];
+      x0 = std::min(x0, p[0]), x1 = std::max(x1, p[0]), y0 = std::min(y0, p[1]), y1 = std::max(y1, p[1]);
+    }
+    out.push_back({(x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) * (y1 - y0)});
+  }
+  return out;
+}
+
+TEST_CASE("cylinder domain options: lengths, the same cells near the wall, counts that follow",
+          "[meshes][gmsh]") {
+  GeneratorOptions o;
+  o.name = "cylinder2d";
+  o.scale = 0.5;  // O-grid square [-1.5, 1.5]^2 of 8 x 8 cells: h = 0.375 at its edge
+  const double h = 0.375;
+  const Mesh small = generate_and_import(o);
+  o.upstream = 18;
+  o.downstream = 50;
+  o.half_height = 18;
+  const Mesh big = generate_and_import(o);
+  const double area = 68.0 * 36.0 - std::numbers::pi / 4;
+  CHECK(std::abs(volume(big) - area) / area < 1e-6);
+  CHECK(counts(big)["quad"] > counts(small)["quad"]);
+  CHECK(count_faces(big).boundary[0] == 32);  // the wall's faces: unchanged
+  // Inside the square: the same 32 x 10 O-grid cells. Upstream, along y = 0: the first cell
+  // against the square keeps its size h, and the cells grow by the same ratio, so the longer
+  // domain has more cells rather than stretched ones.
+  struct Stats {
+    int inside = 0;
+    std::vector<double> widths;  // upstream row just below y = 0, from the square outwards
+  };
+  auto stats = [&](const Mesh& m) {
+    Stats st;
+    std::vector<std::pair<double, double>> row;
+    for (const auto& b : boxes(m.groups[0])) {
+      if (std::abs(b.cx) < 1.5 && std::abs(b.cy) < 1.5) ++st.inside;
+      else if (b.cx < -1.5 && b.cy > -h && b.cy < 0) row.push_back({-b.cx, b.area / h});
+    }
+    std::sort(row.begin(), row.end());
+    for (auto [x, w] : row) st.widths.push_back(w);
+    return st;
+  };
+  const Stats s = stats(small), b = stats(big);
+  CHECK(s.inside == 320);
+  CHECK(b.inside == 320);
+  REQUIRE(s.widths.size() >= 2);
+  REQUIRE(b.widths.size() > s.widths.size());
+  // Gmsh places progression nodes to about 1e-7.
+  CHECK(std::abs(s.widths[0] - h) < 1e-6);
+  CHECK(std::abs(b.widths[0] - h) < 1e-6);
+  const double rs = s.widths[1] / s.widths[0], rb = b.widths[1] / b.widths[0];
+  CHECK(std::abs(rb - rs) < 0.03 * rs);
+  double len = 0;
+  for (double w : b.widths) len += w;
+  CHECK(std::abs(len - 16.5) < 1e-6);
+}
+
 TEST_CASE("a hand-written MSH 2.2 file with quads and triangles", "[meshes][gmsh]") {
   Mesh m = build_mesh(read_gmsh(data("mixed_2d.msh")));
   CHECK(counts(m) == std::map<std::string, int64_t>{{"quad", 1}, {"tri", 2}});
