@@ -95,6 +95,22 @@ std::vector<SectionSpec> build() {
       {"plugins.integrals", "Conserved totals and residual norms to CSV.",
        {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
         {"file", T::string, "integrals.csv", "CSV file, relative to the working directory"}}},
+      {"plugins.sampler", "The solution at fixed points every nsteps, one CSV row per point, "
+                          "appended as the run goes (PyFR's sampler); each point located once "
+                          "at start, a point outside the mesh an error.",
+       {{"nsteps", T::integer, "10", "every nsteps steps (and at the start)", {}, 1, 1e9},
+        {"points", T::string, "", "points as tuples, e.g. \"(1.0, 0.5), (2.0, 0.5)\" "
+                                  "((x, y, z) in 3D)"},
+        {"line-from", T::string, "", "instead of points: a line of line-npts equispaced points "
+                                     "from this point, e.g. \"(0.5, 0)\""},
+        {"line-to", T::string, "", "... to this one"},
+        {"line-npts", T::integer, "20", "points on the line, ends included", {}, 2, 1000000},
+        {"format", T::choice, "primitive", "variables written: rho, u, v[, w], p or the "
+                                           "conserved rho, rhou, rhov[, rhow], E",
+         {"primitive", "conservative"}},
+        {"gradients", T::boolean, "false", "also the physical gradient of each variable "
+                                            "(grad_<var>_<x|y|z>)"},
+        {"file", T::string, "sampler.csv", "CSV file, relative to the working directory"}}},
       {"plugins.tavg", "Running time-weighted means of rho, u, v[, w], p from tstart, written "
                        "every dt-out as solution files (variables = primitive-mean).",
        {{"nsteps", T::integer, "1", "sample every nsteps steps (and at every output)", {}, 1, 1e9},

@@ -166,6 +166,7 @@ std::vector<std::unique_ptr<Plugin>> make_plugins(const Case& k, bool quiet) {
   if (auto pr = make_progress(k, quiet)) p.push_back(std::move(pr));
   for (const auto& f : k.cfg.subsections("plugins.forces")) p.push_back(make_forces(k, f));
   if (k.cfg.has_section("plugins.tavg")) p.push_back(make_tavg(k));
+  if (k.cfg.has_section("plugins.sampler")) p.push_back(make_sampler(k));
   for (const auto& [section, make] : registry())
     if (k.cfg.has_section(section)) p.push_back(make(k));
   p.push_back(make_timing(k));  // last: its report closes the run

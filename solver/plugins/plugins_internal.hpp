@@ -16,6 +16,7 @@ std::unique_ptr<Plugin> make_timing(const Case& k);
 std::unique_ptr<Plugin> make_integrals(const Case& k);
 std::unique_ptr<Plugin> make_forces(const Case& k, const std::string& boundary);
 std::unique_ptr<Plugin> make_tavg(const Case& k);
+std::unique_ptr<Plugin> make_sampler(const Case& k);
 
 // Throws DivergedError (exit status 3) naming the step, time, element, variable and position
 // of the first non-finite value of `soln` (download_solution's layout); `who` opens the message.

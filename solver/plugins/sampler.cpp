@@ -1,0 +1,241 @@
+// The point sampler ([plugins.sampler], as PyFR's sampler plugin): the solution at fixed
+// physical points every nsteps, one CSV row per point, appended and flushed as the run goes.
+// Each point is located once at start (element and reference coordinates, curved elements
+// included: solver/system/locate); a point in no element stops the run before its first step.
+// Values are the element's own polynomial at the point (its nodal basis), gradients that
+// polynomial's physical gradient (solver/system/gradients), so a solution the elements
+// represent exactly is sampled exactly.
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "operators/error.hpp"
+#include "operators/nodal.hpp"
+#include "solver/plugins/plugins_internal.hpp"
+#include "solver/system/gradients.hpp"
+#include "solver/system/locate.hpp"
+
+namespace frmini::solver {
+
+namespace {
+
+constexpr const char* kSection = "plugins.sampler";
+
+// "(x, y[, z])" tuples, comma- or space-separated, as PyFR writes samp-pts.
+std::vector<std::array<double, 3>> parse_points(const std::string& text, int nd,
+                                                const std::string& where) {
+  std::vector<std::array<double, 3>> out;
+  std::size_t i = 0;
+  while ((i = text.find('(', i)) != std::string::npos) {
+    const std::size_t j = text.find(')', i);
+    if (j == std::string::npos) throw UserError(where + ": a '(' without its ')'");
+    std::string inner = text.substr(i + 1, j - i - 1);
+    std::array<double, 3> p{};
+    int n = 0;
+    std::size_t k = 0;
+    while (k <= inner.size()) {
+      std::size_t c = inner.find(',', k);
+      if (c == std::string::npos) c = inner.size();
+      const std::string item = inner.substr(k, c - k);
+      if (n == 3) throw UserError(where + ": a point has at most 3 coordinates");
+      try {
+        std::size_t pos = 0;
+        p[std::size_t(n)] = std::stod(item, &pos);
+        if (item.find_first_not_of(" \t", pos) != std::string::npos) throw std::invalid_argument(item);
+      } catch (const std::exception&) {
+        throw UserError(where + ": '" + item + "' is not a number");
+      }
+      ++n;
+      k = c + 1;
+    }
+    if (n != nd)
+      throw UserError(where + ": (" + inner + ") has " + std::to_string(n) + " coordinates, the mesh " +
+                      std::to_string(nd));
+    out.push_back(p);
+    i = j + 1;
+  }
+  if (out.empty()) throw UserError(where + ": no points, expected e.g. \"(1.0, 0.5), (2.0, 0.5)\"");
+  return out;
+}
+
+std::string fmt_point(const std::array<double, 3>& p, int nd) {
+  char b[96];
+  if (nd == 2) std::snprintf(b, sizeof b, "(%g, %g)", p[0], p[1]);
+  else std::snprintf(b, sizeof b, "(%g, %g, %g)", p[0], p[1], p[2]);
+  return b;
+}
+
+class Sampler : public Plugin {
+ public:
+  explicit Sampler(const Case& k)
+      : nsteps_(k.cfg.integer(kSection, "nsteps")),
+        file_(k.cfg.str(kSection, "file")),
+        primitive_(k.cfg.str(kSection, "format") == "primitive"),
+        gradients_(k.cfg.boolean(kSection, "gradients")) {
+    const int nd = k.mesh.ndims;
+    const bool has_points = k.cfg.has(kSection, "points");
+    const bool has_line = k.cfg.has(kSection, "line-from") || k.cfg.has(kSection, "line-to");
+    if (has_points == has_line)
+      throw UserError(k.cfg.where(kSection, "points") + ": give either points or line-from, "
+                      "line-to (and line-npts)");
+    if (has_points) {
+      pts_ = parse_points(k.cfg.str(kSection, "points"), nd, k.cfg.where(kSection, "points"));
+    } else {
+      auto a = parse_points(k.cfg.str(kSection, "line-from"), nd, k.cfg.where(kSection, "line-from"));
+      auto b = parse_points(k.cfg.str(kSection, "line-to"), nd, k.cfg.where(kSection, "line-to"));
+      if (a.size() != 1 || b.size() != 1)
+        throw UserError(k.cfg.where(kSection, "line-from") + ": line-from and line-to are one point each");
+      const long n = k.cfg.integer(kSection, "line-npts");
+      for (long i = 0; i < n; ++i) {
+        const double s = double(i) / double(n - 1);
+        std::array<double, 3> p{};
+        for (int c = 0; c < 3; ++c) p[std::size_t(c)] = (1 - s) * a[0][std::size_t(c)] + s * b[0][std::size_t(c)];
+        pts_.push_back(p);
+      }
+    }
+    where_ = k.cfg.where(kSection, has_points ? "points" : "line-from");
+  }
+
+  std::string name() const override { return "sampler"; }
+
+  void start(RunContext& ctx) override {
+    const auto& mesh = ctx.kase.mesh;
+    const int nd = mesh.ndims;
+    loc_ = locate_points(mesh, pts_);
+    for (std::size_t i = 0; i < pts_.size(); ++i)
+      if (loc_[i].group < 0)
+        throw UserError(where_ + ": point " + std::to_string(i) + " " + fmt_point(pts_[i], nd) +
+                        " lies in no element of the mesh");
+    // Each point's row of its element's nodal basis, once.
+    const auto& ops = ctx.sys.operators();
+    for (std::size_t i = 0; i < pts_.size(); ++i) {
+      const auto& o = ops[std::size_t(loc_[i].group)];
+      if (o.etype != mesh.groups[std::size_t(loc_[i].group)].etype)
+        throw std::logic_error("sampler: system and mesh groups differ");
+      operators::NodalBasis basis(o.etype, o.order, o.upts);
+      operators::Matrix x(1, std::size_t(nd));
+      for (int c = 0; c < nd; ++c) x(0, std::size_t(c)) = loc_[i].xi[std::size_t(c)];
+      rows_.push_back(basis.at(x).data);
+    }
+    // The header: step, t, point, coordinates, variables[, d var / d x_j].
+    static const char* axes[3] = {"x", "y", "z"};
+    std::vector<std::string> vars = primitive_ ? std::vector<std::string>{"rho", "u", "v", "w", "p"}
+                                               : std::vector<std::string>{"rho", "rhou", "rhov", "rhow", "E"};
+    if (nd == 2) vars.erase(vars.begin() + 3);
+    std::string head = "step,t,point";
+    for (int c = 0; c < nd; ++c) head += std::string(",") + axes[c];
+    for (const auto& v : vars) head += "," + v;
+    if (gradients_)
+      for (const auto& v : vars)
+        for (int c = 0; c < nd; ++c) head += ",grad_" + v + "_" + axes[c];
+    out_.open(file_, std::ios::out | std::ios::trunc);
+    if (!out_) throw UserError(file_.string() + ": cannot write the sampler's CSV");
+    out_ << head << '\n';
+    sample(ctx);
+  }
+
+  void after_step(RunContext& ctx) override {
+    if (ctx.intg.state().nsteps % nsteps_ == 0) sample(ctx);
+  }
+
+  void finish(RunContext&) override { out_.flush(); }
+
+ private:
+  void sample(RunContext& ctx) {
+    const int nd = ctx.sys.ndims(), nv = ctx.sys.nvars();
+    const double gamma = ctx.sys.config().phys.gamma;
+    const auto soln = ctx.sys.download_solution(ctx.intg.current());
+    const auto& ops = ctx.sys.operators();
+    std::vector<double> q(std::size_t(nv), 0.0), dq(std::size_t(nd * nv), 0.0), grad;
+    char b[64];
+    for (std::size_t i = 0; i < pts_.size(); ++i) {
+      const auto g = std::size_t(loc_[i].group);
+      const auto e = std::size_t(loc_[i].elem);
+      const int nupts = ops[g].nupts;
+      const double* s = &soln[g][e * std::size_t(nv * nupts)];
+      const auto& row = rows_[i];
+      for (int v = 0; v < nv; ++v) {
+        double x = 0;
+        for (int u = 0; u < nupts; ++u) x += row[std::size_t(u)] * s[v * nupts + u];
+        q[std::size_t(v)] = x;
+      }
+      if (gradients_) {
+        grad.resize(std::size_t(nd * nv * nupts));
+        upts_gradient(ops[g], ctx.sys.geometry()[g], s, e, nv, grad.data());
+        for (int j = 0; j < nd * nv; ++j) {
+          double x = 0;
+          for (int u = 0; u < nupts; ++u) x += row[std::size_t(u)] * grad[std::size_t(j * nupts + u)];
+          dq[std::size_t(j)] = x;  // d q_v / d x_c at j = c*nv + v
+        }
+      }
+      std::vector<double> vals(q), dvals;
+      if (gradients_) {
+        // var-major: d var / d x_c at v*nd + c
+        dvals.resize(std::size_t(nd * nv));
+        for (int v = 0; v < nv; ++v)
+          for (int c = 0; c < nd; ++c) dvals[std::size_t(v * nd + c)] = dq[std::size_t(c * nv + v)];
+      }
+      if (primitive_) to_primitive(nd, gamma, q, dq, vals, dvals);
+      std::snprintf(b, sizeof b, "%lld,%.17g,%zu", (long long)ctx.intg.state().nsteps,
+                    ctx.intg.state().t, i);
+      out_ << b;
+      for (int c = 0; c < nd; ++c) {
+        std::snprintf(b, sizeof b, ",%.17g", pts_[i][std::size_t(c)]);
+        out_ << b;
+      }
+      for (double x : vals) {
+        std::snprintf(b, sizeof b, ",%.17g", x);
+        out_ << b;
+      }
+      for (double x : dvals) {
+        std::snprintf(b, sizeof b, ",%.17g", x);
+        out_ << b;
+      }
+      out_ << '\n';
+    }
+    // Whole samples reach the file as they are taken: a killed run keeps every one.
+    out_.flush();
+  }
+
+  // Conserved (rho, rho u_c, E) to primitive (rho, u_c, p); gradients by the chain rule:
+  // grad u_c = (grad m_c - u_c grad rho)/rho, grad p = (gamma-1)(grad E - sum u_c grad m_c
+  // + |u|^2/2 grad rho).
+  static void to_primitive(int nd, double gamma, const std::vector<double>& q,
+                           const std::vector<double>& dq, std::vector<double>& vals,
+                           std::vector<double>& dvals) {
+    const int nv = nd + 2;
+    const double rho = q[0];
+    double u[3] = {0, 0, 0}, usq = 0;
+    for (int c = 0; c < nd; ++c) u[c] = q[std::size_t(1 + c)] / rho, usq += u[c] * u[c];
+    vals[0] = rho;
+    for (int c = 0; c < nd; ++c) vals[std::size_t(1 + c)] = u[c];
+    vals[std::size_t(nv - 1)] = (gamma - 1) * (q[std::size_t(nv - 1)] - 0.5 * rho * usq);
+    if (dvals.empty()) return;
+    auto d = [&](int v, int j) { return dq[std::size_t(j * nv + v)]; };  // d q_v / d x_j
+    for (int j = 0; j < nd; ++j) {
+      dvals[std::size_t(j)] = d(0, j);
+      double ugm = 0;
+      for (int c = 0; c < nd; ++c) {
+        dvals[std::size_t((1 + c) * nd + j)] = (d(1 + c, j) - u[c] * d(0, j)) / rho;
+        ugm += u[c] * d(1 + c, j);
+      }
+      dvals[std::size_t((nv - 1) * nd + j)] = (gamma - 1) * (d(nv - 1, j) - ugm + 0.5 * usq * d(0, j));
+    }
+  }
+
+  int64_t nsteps_;
+  std::filesystem::path file_;
+  bool primitive_, gradients_;
+  std::string where_;
+  std::vector<std::array<double, 3>> pts_;
+  std::vector<Location> loc_;
+  std::vector<std::vector<double>> rows_;
+  std::ofstream out_;
+};
+
+}  // namespace
+
+std::unique_ptr<Plugin> make_sampler(const Case& k) { return std::make_unique<Sampler>(k); }
+
+}  // namespace frmini::solver
