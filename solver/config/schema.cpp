@@ -92,9 +92,16 @@ std::vector<SectionSpec> build() {
        {{"enabled", T::boolean, "true", "show the bar"}}},
       {"plugins.timing", "Per-step wall times to CSV and the end-of-run report.",
        {{"file", T::string, "timings.csv", "CSV file, relative to the working directory"}}},
-      {"plugins.integrals", "Conserved totals and residual norms to CSV.",
+      {"plugins.integrals", "Conserved totals, residual norms and the integrals of "
+                            "[plugins.integrals.expressions] to CSV.",
        {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
-        {"file", T::string, "integrals.csv", "CSV file, relative to the working directory"}}},
+        {"file", T::string, "integrals.csv", "CSV file, relative to the working directory"},
+        {"region", T::string, "", "integrate the expressions over this box only: "
+                                  "\"(x0, y0[, z0]), (x1, y1[, z1])\" (default: the domain)"}}},
+      {"plugins.integrals.expressions",
+       "name = expression, integrated over the domain into column int_<name>: expressions of x, "
+       "y, z, t, rho, u, v, w, p and grad_<var>_<x|y|z>, e.g. ke = \"0.5*rho*(u*u + v*v + w*w)\"",
+       {}, true, T::expression},
       {"plugins.sampler", "The solution at fixed points every nsteps, one CSV row per point, "
                           "appended as the run goes (PyFR's sampler); each point located once "
                           "at start, a point outside the mesh an error.",

@@ -14,6 +14,7 @@
 #include "operators/atomic_file.hpp"
 #include "operators/error.hpp"
 #include "operators/nodal.hpp"
+#include "solver/plugins/expr_integrals.hpp"
 #include "solver/plugins/integrals.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 
@@ -88,13 +89,15 @@ class Integrals : public Plugin {
  public:
   explicit Integrals(const Case& k)
       : nsteps_(k.cfg.integer("plugins.integrals", "nsteps")),
-        file_(k.cfg.str("plugins.integrals", "file")) {}
+        file_(k.cfg.str("plugins.integrals", "file")),
+        exprs_(k) {}
   std::string name() const override { return "integrals"; }
   void start(RunContext& ctx) override {
     weights_ = group_weights(ctx.sys);  // once: each is a Vandermonde inverse
     csv_ = "step,t";
     for (int v = 0; v < ctx.sys.nvars(); ++v) csv_ += ",total_u" + std::to_string(v);
     for (int v = 0; v < ctx.sys.nvars(); ++v) csv_ += ",resid_u" + std::to_string(v);
+    for (const auto& n : exprs_.names()) csv_ += ",int_" + n;
     csv_ += "\n";
     sample(ctx);
     if (nsteps_ == 1) keep(ctx);
@@ -128,6 +131,10 @@ class Integrals : public Plugin {
     } else {
       csv_ += std::string(std::size_t(ctx.sys.nvars()), ',');
     }
+    for (double x : exprs_.integrate(ctx.sys, cur, ctx.intg.state().t, weights_)) {
+      std::snprintf(b, sizeof b, ",%.17g", x);
+      csv_ += b;
+    }
     csv_ += "\n";
     prev_.clear();
   }
@@ -143,6 +150,7 @@ class Integrals : public Plugin {
   std::filesystem::path file_;
   std::string csv_;
   std::vector<std::vector<double>> weights_;
+  ExpressionIntegrals exprs_;
 };
 }  // namespace
 

@@ -1,6 +1,7 @@
 // Constructors of the individual plugins (one file each), gathered by make_plugins.
 #pragma once
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,6 +18,11 @@ std::unique_ptr<Plugin> make_integrals(const Case& k);
 std::unique_ptr<Plugin> make_forces(const Case& k, const std::string& boundary);
 std::unique_ptr<Plugin> make_tavg(const Case& k);
 std::unique_ptr<Plugin> make_sampler(const Case& k);
+
+// "(x, y[, z]), (...)" tuples of nd coordinates each (z = 0 in 2D); a UserError naming
+// `where` for anything else, or for no tuple at all.
+std::vector<std::array<double, 3>> parse_points(const std::string& text, int nd,
+                                                const std::string& where);
 
 // Throws DivergedError (exit status 3) naming the step, time, element, variable and position
 // of the first non-finite value of `soln` (download_solution's layout); `who` opens the message.

@@ -12,6 +12,7 @@
 
 #include "operators/error.hpp"
 #include "operators/nodal.hpp"
+#include "solver/physics/primitive.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/system/gradients.hpp"
 #include "solver/system/locate.hpp"
@@ -21,43 +22,6 @@ namespace frmini::solver {
 namespace {
 
 constexpr const char* kSection = "plugins.sampler";
-
-// "(x, y[, z])" tuples, comma- or space-separated, as PyFR writes samp-pts.
-std::vector<std::array<double, 3>> parse_points(const std::string& text, int nd,
-                                                const std::string& where) {
-  std::vector<std::array<double, 3>> out;
-  std::size_t i = 0;
-  while ((i = text.find('(', i)) != std::string::npos) {
-    const std::size_t j = text.find(')', i);
-    if (j == std::string::npos) throw UserError(where + ": a '(' without its ')'");
-    std::string inner = text.substr(i + 1, j - i - 1);
-    std::array<double, 3> p{};
-    int n = 0;
-    std::size_t k = 0;
-    while (k <= inner.size()) {
-      std::size_t c = inner.find(',', k);
-      if (c == std::string::npos) c = inner.size();
-      const std::string item = inner.substr(k, c - k);
-      if (n == 3) throw UserError(where + ": a point has at most 3 coordinates");
-      try {
-        std::size_t pos = 0;
-        p[std::size_t(n)] = std::stod(item, &pos);
-        if (item.find_first_not_of(" \t", pos) != std::string::npos) throw std::invalid_argument(item);
-      } catch (const std::exception&) {
-        throw UserError(where + ": '" + item + "' is not a number");
-      }
-      ++n;
-      k = c + 1;
-    }
-    if (n != nd)
-      throw UserError(where + ": (" + inner + ") has " + std::to_string(n) + " coordinates, the mesh " +
-                      std::to_string(nd));
-    out.push_back(p);
-    i = j + 1;
-  }
-  if (out.empty()) throw UserError(where + ": no points, expected e.g. \"(1.0, 0.5), (2.0, 0.5)\"");
-  return out;
-}
 
 std::string fmt_point(const std::array<double, 3>& p, int nd) {
   char b[96];
@@ -169,14 +133,14 @@ class Sampler : public Plugin {
           dq[std::size_t(j)] = x;  // d q_v / d x_c at j = c*nv + v
         }
       }
-      std::vector<double> vals(q), dvals;
-      if (gradients_) {
-        // var-major: d var / d x_c at v*nd + c
-        dvals.resize(std::size_t(nd * nv));
+      // Columns: the variables, then d var / d x_c variable by variable.
+      std::vector<double> vals(q), dvals, d(dq);
+      if (primitive_)
+        physics::conserved_to_primitive(nd, gamma, q.data(), gradients_ ? dq.data() : nullptr,
+                                        vals.data(), d.data());
+      if (gradients_)
         for (int v = 0; v < nv; ++v)
-          for (int c = 0; c < nd; ++c) dvals[std::size_t(v * nd + c)] = dq[std::size_t(c * nv + v)];
-      }
-      if (primitive_) to_primitive(nd, gamma, q, dq, vals, dvals);
+          for (int c = 0; c < nd; ++c) dvals.push_back(d[std::size_t(c * nv + v)]);
       std::snprintf(b, sizeof b, "%lld,%.17g,%zu", (long long)ctx.intg.state().nsteps,
                     ctx.intg.state().t, i);
       out_ << b;
@@ -196,32 +160,6 @@ class Sampler : public Plugin {
     }
     // Whole samples reach the file as they are taken: a killed run keeps every one.
     out_.flush();
-  }
-
-  // Conserved (rho, rho u_c, E) to primitive (rho, u_c, p); gradients by the chain rule:
-  // grad u_c = (grad m_c - u_c grad rho)/rho, grad p = (gamma-1)(grad E - sum u_c grad m_c
-  // + |u|^2/2 grad rho).
-  static void to_primitive(int nd, double gamma, const std::vector<double>& q,
-                           const std::vector<double>& dq, std::vector<double>& vals,
-                           std::vector<double>& dvals) {
-    const int nv = nd + 2;
-    const double rho = q[0];
-    double u[3] = {0, 0, 0}, usq = 0;
-    for (int c = 0; c < nd; ++c) u[c] = q[std::size_t(1 + c)] / rho, usq += u[c] * u[c];
-    vals[0] = rho;
-    for (int c = 0; c < nd; ++c) vals[std::size_t(1 + c)] = u[c];
-    vals[std::size_t(nv - 1)] = (gamma - 1) * (q[std::size_t(nv - 1)] - 0.5 * rho * usq);
-    if (dvals.empty()) return;
-    auto d = [&](int v, int j) { return dq[std::size_t(j * nv + v)]; };  // d q_v / d x_j
-    for (int j = 0; j < nd; ++j) {
-      dvals[std::size_t(j)] = d(0, j);
-      double ugm = 0;
-      for (int c = 0; c < nd; ++c) {
-        dvals[std::size_t((1 + c) * nd + j)] = (d(1 + c, j) - u[c] * d(0, j)) / rho;
-        ugm += u[c] * d(1 + c, j);
-      }
-      dvals[std::size_t((nv - 1) * nd + j)] = (gamma - 1) * (d(nv - 1, j) - ugm + 0.5 * usq * d(0, j));
-    }
   }
 
   int64_t nsteps_;

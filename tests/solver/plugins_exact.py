@@ -1,12 +1,16 @@
-"""The sampler plugin samples a solution its elements represent exactly, exactly: on every
+"""The sampler and integrals plugins are exact where the elements are: on every
 element type (quad, tri, hex, tet, pri, and pyr in the mixed box) and on the curved cylinder
 mesh, an initial state whose conserved variables are polynomials the elements hold (degree 2 at
 p = 2 on straight elements; degree 1 on the quadratic cylinder mesh, degree 2 in the reference
 coordinates) is sampled at random points, points on element faces and corners included, and
-every value (and, on straight elements, every gradient) is compared with the polynomial.
-Also: a point outside the mesh stops the run before its first step (exit 2, naming it).
+every value (and, on straight elements, every gradient) is compared with the polynomial; on
+the straight meshes (the unit box), the integrals of expressions of degree <= 2 of the primitive
+variables and their gradients over the box, and over its half x < 0.5 (region, cells aligned
+with it), are compared with the exact integrals (3-point Gauss-Legendre per direction, exact to
+degree 5). Also: a point outside the mesh stops the run before its first step (exit 2, naming
+it).
 
-usage: sampler_exact.py FRMINI WORKDIR
+usage: plugins_exact.py FRMINI WORKDIR
 """
 import csv
 import math
@@ -43,7 +47,35 @@ LIN = {
 VEL = (0.3, -0.2, 0.1)
 
 
-def case_text(mesh, nd, poly, bcs, points, grads):
+# name -> (expression, python function of (x, y, z) given the primitive state); degree <= 2.
+EXPRS = {
+    'one': ('1', lambda x, y, z, s: 1.0),
+    'mass': ('rho', lambda x, y, z, s: s['rho']),
+    'pres': ('p', lambda x, y, z, s: s['p']),
+    'ke': ('0.5*rho*(u*u + v*v + w*w)', lambda x, y, z, s: 0.5 * s['rho'] * s['vv']),
+    'lin': ('x + 2*y - t', lambda x, y, z, s: x + 2 * y),
+    'gx': ('grad_rho_x + grad_u_y', lambda x, y, z, s: s['drho'][0]),
+    'gp': ('grad_p_y*grad_rho_x', lambda x, y, z, s: s['dp'][1] * s['drho'][0]),
+}
+
+
+def exact_integral(nd, poly, f, hi_x=1.0):
+    g = [0.5 - math.sqrt(0.15), 0.5, 0.5 + math.sqrt(0.15)]
+    w = [5 / 18, 8 / 18, 5 / 18]
+    tot = 0.0
+    for i in range(3):
+        for j in range(3):
+            for k in range(3 if nd == 3 else 1):
+                x, y, z = g[i] * hi_x, g[j], g[k] if nd == 3 else 0.0
+                wt = w[i] * hi_x * w[j] * (w[k] if nd == 3 else 1.0)
+                vv = sum(v * v for v in VEL[:nd])
+                s = {'rho': poly['rho'][1](x, y, z), 'p': poly['p'][1](x, y, z), 'vv': vv,
+                     'drho': poly['rho'][2](x, y, z), 'dp': poly['p'][2](x, y, z)}
+                tot += wt * f(x, y, z, s)
+    return tot
+
+
+def case_text(mesh, nd, poly, bcs, points, grads, region=None):
     ics = [f'rho = "{poly["rho"][0]}"', f'u = {VEL[0]}', f'v = {VEL[1]}']
     if nd == 3:
         ics.append(f'w = {VEL[2]}')
@@ -57,10 +89,27 @@ def case_text(mesh, nd, poly, bcs, points, grads):
         '[time]', 'scheme = "rk4"', 'dt = 1e-6', 'tend = 1.0', '',
         '[ics]', *ics, '', *bcs,
         '[plugins.sampler]', 'nsteps = 1000000', f'points = "{pts}"',
-        f'gradients = {"true" if grads else "false"}', 'file = "samples.csv"', ''])
+        f'gradients = {"true" if grads else "false"}', 'file = "samples.csv"', '',
+        '[plugins.integrals]', 'nsteps = 1000000', 'file = "integrals.csv"',
+        *([f'region = "{region}"'] if region else []), '',
+        '[plugins.integrals.expressions]', *[f'{k} = "{e}"' for k, (e, _) in EXPRS.items()], ''])
 
 
-def check(name, gen_args, nd, poly, points, grads, bcs=(), tol=1e-10):
+def check_integrals(name, nd, poly, hi_x):
+    global failures
+    with open(os.path.join(WORK, 'integrals.csv')) as f:
+        row = [r for r in csv.DictReader(f) if r['step'] == '0'][0]
+    worst = 0.0
+    for k, (_, fn) in EXPRS.items():
+        want = exact_integral(nd, poly, fn, hi_x)
+        worst = max(worst, abs(float(row[f'int_{k}']) - want) / max(1.0, abs(want)))
+    ok = worst < 1e-12
+    print(f'{name:12s} integrals{" (x < 0.5)" if hi_x < 1 else ""}: {worst:.1e}' + ('' if ok else '  FAILED'))
+    failures += not ok
+
+
+def check(name, gen_args, nd, poly, points, grads, bcs=(), tol=1e-10, integrals=False,
+          region=False):
     global failures
     msh, h5 = f'{name}.msh', f'{name}.h5'
     for args in (['mesh', *gen_args, '--out', msh], ['import', msh, h5]):
@@ -72,6 +121,16 @@ def check(name, gen_args, nd, poly, points, grads, bcs=(), tol=1e-10):
     r = run(['run', f'{name}.toml', '--steps', '1', '--quiet'])
     if r.returncode:
         sys.exit(f'{name}: run failed: {r.stderr}')
+    if integrals:
+        check_integrals(name, nd, poly, 1.0)
+    if region:
+        box = '(0, 0, 0), (0.5, 1, 1)' if nd == 3 else '(0, 0), (0.5, 1)'
+        with open(os.path.join(WORK, f'{name}-half.toml'), 'w') as f:
+            f.write(case_text(h5, nd, poly, list(bcs), points, grads, box))
+        r = run(['run', f'{name}-half.toml', '--steps', '1', '--quiet'])
+        if r.returncode:
+            sys.exit(f'{name}: run failed: {r.stderr}')
+        check_integrals(name, nd, poly, 0.5)
     with open(os.path.join(WORK, 'samples.csv')) as f:
         rows = [row for row in csv.DictReader(f) if row['step'] == '0']
     if len(rows) != len(points):
@@ -112,12 +171,13 @@ def box_points(nd, n, cells):
     return pts
 
 
-check('quad', ['box-quad', '--n', '3'], 2, QUAD, box_points(2, 40, 3), True)
-check('tri', ['box-tri', '--n', '3'], 2, QUAD, box_points(2, 40, 3), True)
-check('hex', ['box-hex', '--n', '2'], 3, QUAD, box_points(3, 40, 2), True)
-check('tet', ['box-tet', '--n', '2'], 3, QUAD, box_points(3, 40, 2), True)
-check('pri', ['box-pri', '--n', '2'], 3, QUAD, box_points(3, 40, 2), True)
-check('mixed3d', ['box-mixed3d', '--n', '2'], 3, QUAD, box_points(3, 60, 2), True)
+check('quad', ['box-quad', '--n', '4'], 2, QUAD, box_points(2, 40, 4), True, integrals=True, region=True)
+check('tri', ['box-tri', '--n', '4'], 2, QUAD, box_points(2, 40, 4), True, integrals=True, region=True)
+check('hex', ['box-hex', '--n', '2'], 3, QUAD, box_points(3, 40, 2), True, integrals=True, region=True)
+check('tet', ['box-tet', '--n', '2'], 3, QUAD, box_points(3, 40, 2), True, integrals=True, region=True)
+check('pri', ['box-pri', '--n', '2'], 3, QUAD, box_points(3, 40, 2), True, integrals=True, region=True)
+# The mixed box's tets are unstructured (no region aligned with their faces).
+check('mixed3d', ['box-mixed3d', '--n', '2'], 3, QUAD, box_points(3, 60, 2), True, integrals=True)
 
 # Curved: points in the first rings of cells around the wall (r in [0.5, 1.2]) and beyond.
 cyl = []
