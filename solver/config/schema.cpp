@@ -87,14 +87,28 @@ std::vector<SectionSpec> build() {
       {"plugins.nancheck", "The blow-up check, on in every run: at the first NaN or infinity "
                            "the run stops with exit status 3, keeping the last good file.",
        {{"nsteps", T::integer, "20", "check every nsteps steps (one reduction on the device)", {}, 1, 1e9}}},
-      {"plugins.progress", "A progress bar with ETA and step rate (off with --quiet or when "
-                           "not a terminal).",
-       {{"enabled", T::boolean, "true", "show the bar"}}},
-      {"plugins.timing", "Per-step wall times to CSV and the end-of-run report.",
-       {{"file", T::string, "timings.csv", "CSV file, relative to the working directory"}}},
-      {"plugins.integrals", "Conserved totals and residual norms to CSV.",
+      {"plugins.progress", "A progress bar with ETA and step rate on a terminal; when stderr is "
+                           "not a terminal (a batch job's log), a status line on stdout every "
+                           "log-interval seconds instead (both off with --quiet).",
+       {{"enabled", T::boolean, "true", "show the bar or the status lines"},
+        {"log-interval", T::real, "60", "seconds between status lines (step, t, dt, steps/s, "
+                                        "wall time, ETA, latest Cd/Cl) when stderr is not a "
+                                        "terminal; 0 = none", {}, 0.0}}},
+      {"plugins.timing", "Per-step wall times to CSV (written as the run goes, continued by a "
+                         "restart) and the end-of-run report.",
+       {{"file", T::string, "timings.csv", "CSV file, relative to the working directory"},
+        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
+                                          "every flushsteps steps (also at every solution file, "
+                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9},
+      }},
+      {"plugins.integrals", "Conserved totals and residual norms to CSV (written as the run "
+                            "goes, continued by a restart).",
        {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
-        {"file", T::string, "integrals.csv", "CSV file, relative to the working directory"}}},
+        {"file", T::string, "integrals.csv", "CSV file, relative to the working directory"},
+        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
+                                          "every flushsteps steps (also at every solution file, "
+                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9},
+      }},
       {"plugins.tavg", "Running time-weighted means of rho, u, v[, w], p from tstart, written "
                        "every dt-out as solution files (variables = primitive-mean).",
        {{"nsteps", T::integer, "1", "sample every nsteps steps (and at every output)", {}, 1, 1e9},
@@ -106,7 +120,11 @@ std::vector<SectionSpec> build() {
                            "Cd, Cl (Cz) = F / (q S) along x, y (z), and at the end mean Cd, rms Cl "
                            "and the Strouhal number in the report and <file>-summary.csv.",
        {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
-        {"file", T::string, "", "CSV file (default forces-<name>.csv)"},
+        {"file", T::string, "", "CSV file (default forces-<name>.csv), written as the run goes "
+                                "and continued by a restart"},
+        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
+                                          "every flushsteps steps (also at every solution file, "
+                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9},
         {"ref-density", T::real, "", "rho for q (default: [constants] rhoinf, else a constant "
                                      "[ics] rho, else 1)", {}, 0.0},
         {"ref-velocity", T::real, "", "U for q and St (default: [constants] Uinf, else |[ics] "
