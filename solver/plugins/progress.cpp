@@ -30,11 +30,16 @@ class Progress : public Plugin {
   std::string name() const override { return "progress"; }
   void start(RunContext& ctx) override {
     t0_ = ctx.intg.state().t;
-    s0_ = ctx.intg.state().nsteps;
     w0_ = last_ = clock::now();
   }
   void after_step(RunContext& ctx) override {
     auto now = clock::now();
+    if (!first_done_) {
+      // Rates and ETA count from the end of the first step: it pays for compiling and tuning
+      // the kernels, which would make the first estimates of a long run hours off.
+      first_done_ = true;
+      t1_ = ctx.intg.state().t, s1_ = ctx.intg.state().nsteps, w1_ = now;
+    }
     const double every = log_interval_ < 0 ? 0.2 : log_interval_;
     if (std::chrono::duration<double>(now - last_).count() < every) return;
     last_ = now;
@@ -58,8 +63,9 @@ class Progress : public Plugin {
     const auto& st = ctx.intg.state();
     const double tend = ctx.kase.tend, f = tend > t0_ ? (st.t - t0_) / (tend - t0_) : 1.0;
     const double wall = std::chrono::duration<double>(now - w0_).count();
-    return {f, wall, wall > 0 ? double(st.nsteps - s0_) / wall : 0.0,
-            f > 0 ? wall * (1 - f) / f : -1.0};
+    const double since = std::chrono::duration<double>(now - w1_).count();
+    if (!first_done_ || !(since > 0) || !(st.t > t1_)) return {f, wall, 0.0, -1.0};
+    return {f, wall, double(st.nsteps - s1_) / since, (tend - st.t) * since / (st.t - t1_)};
   }
   void draw(RunContext& ctx, clock::time_point now) {
     const auto& st = ctx.intg.state();
@@ -85,9 +91,10 @@ class Progress : public Plugin {
     std::fflush(stdout);
   }
   double log_interval_;
-  double t0_ = 0;
-  int64_t s0_ = 0;
-  clock::time_point w0_, last_;
+  double t0_ = 0, t1_ = 0;
+  int64_t s1_ = 0;
+  bool first_done_ = false;
+  clock::time_point w0_, w1_, last_;
 };
 }  // namespace
 

@@ -67,7 +67,23 @@ kill)
   for f in $F $I; do
     cmp -s $f <(head -n $((last + 2)) ref/$f) || fail "$f differs from an uninterrupted run's"
   done
-  echo "   killed at step >= $last: forces, integrals, timings whole to step $last" ;;
+  echo "   killed at step >= $last: forces, integrals, timings whole to step $last"
+  # SIGTERM with no periodic flush due: the signal's flush writes every row to the checkpoint.
+  sed -i 's/^flushsteps = 5$/flushsteps = 100000000/' case.toml
+  rm -rf $out
+  "$frmini" run case.toml --quiet >/dev/null 2>err.txt &
+  pid=$!
+  sleep 1.5
+  kill -TERM $pid
+  wait $pid
+  st=$?
+  [ "$st" = 143 ] || fail "SIGTERM: exit status $st, expected 143"
+  k=$(sed -nE 's/.*checkpoint-([0-9]+)\.h5.*/\1/p' err.txt | head -1)
+  for f in $F $I; do
+    readable $f && [ "$(tail -1 $f | cut -d, -f1)" = "$k" ] && [ "$(($(wc -l <$f) - 1))" = $((k + 1)) ] ||
+      fail "SIGTERM at step $k: $f does not hold steps 0..$k: $(tail -1 $f)"
+  done
+  echo "   SIGTERM after step $k: forces and integrals whole to step $k" ;;
 restart)
   make_case 0.2 -e 's/^dt-out = .*/dt-out = 0.1/' -e 's/^nsteps = 20$/nsteps = 5/' \
     -e 's/^nsteps = 50$/nsteps = 7/'
