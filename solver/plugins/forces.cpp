@@ -202,7 +202,6 @@ class Forces : public Plugin {
     // restart step stays). A fresh run samples its initial state; this also checks the
     // boundary exists before the first step.
     if (n % nsteps_ == 0 && !hist_.has_row_at(n)) sample(ctx);
-    hist_.flush();
   }
   void after_step(RunContext& ctx) override {
     const int64_t n = ctx.intg.state().nsteps;

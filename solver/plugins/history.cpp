@@ -37,7 +37,7 @@ double history_row_field(const std::string& row, std::size_t i) {
 
 HistoryFile::~HistoryFile() {
   try {
-    close();
+    if (fd_ >= 0) close();  // never created: the run stopped before its first step
   } catch (...) {
     // A full disk at the end of a run that is failing anyway: the file keeps its whole rows.
   }
@@ -73,18 +73,26 @@ void HistoryFile::open(const std::filesystem::path& path, const std::string& hea
       for (const auto& r : kept_) text += r + "\n";
     }
   }
+  // Written at the first flush (the runner flushes once every plugin has started): a run
+  // refused before its first step, by this history or another plugin, changes no file.
+  initial_ = std::move(text);
+  opened_ = true;
+  last_flush_ = restart_step > 0 ? restart_step : 0;
+}
+
+void HistoryFile::create() {
   // Header and kept rows replace the file in one rename: a kill here leaves the old file.
   std::error_code ec;
-  if (!path.parent_path().empty()) std::filesystem::create_directories(path.parent_path(), ec);
+  if (!path_.parent_path().empty()) std::filesystem::create_directories(path_.parent_path(), ec);
   try {
-    write_text_atomically(path, text);
+    write_text_atomically(path_, initial_);
   } catch (const std::exception& e) {
-    throw UserError(where + ": cannot write " + path.string() + " (" + e.what() + ")");
+    throw UserError(where_ + ": cannot write " + path_.string() + " (" + e.what() + ")");
   }
-  fd_ = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CLOEXEC);
   if (fd_ < 0)
-    throw UserError(where + ": cannot open " + path.string() + " (" + std::strerror(errno) + ")");
-  last_flush_ = restart_step > 0 ? restart_step : 0;
+    throw UserError(where_ + ": cannot open " + path_.string() + " (" + std::strerror(errno) + ")");
+  initial_.clear();
 }
 
 bool HistoryFile::has_row_at(int64_t step) const {
@@ -100,7 +108,9 @@ void HistoryFile::step(int64_t nsteps) {
 }
 
 void HistoryFile::flush() {
-  if (fd_ < 0 || pending_.empty()) return;
+  if (!opened_) return;
+  if (fd_ < 0) create();
+  if (pending_.empty()) return;
   // One write of whole rows (retried where the kernel wrote less): a reader never sees half a
   // row except for the instant of a write, and a row cut by a kill is dropped on restart.
   std::size_t done = 0;
@@ -118,13 +128,15 @@ void HistoryFile::flush() {
 }
 
 void HistoryFile::close() {
-  if (fd_ < 0) return;
+  if (!opened_) return;
   try {
     flush();
   } catch (...) {
-    ::close(fd_), fd_ = -1;
+    opened_ = false;
+    if (fd_ >= 0) ::close(fd_), fd_ = -1;
     throw;
   }
+  opened_ = false;
   ::close(fd_), fd_ = -1;
 }
 

@@ -1,7 +1,7 @@
 // A plugin's CSV history (forces, integrals, timings) written as the run goes, so that a run
 // can be watched while it lasts and a kill loses only the last few rows (issue 18):
-//  - the file is (re)written with its header and any kept rows when the run starts, then
-//    appended to; rows wait in memory until flush(), which writes them with one write(2), so
+//  - the file is (re)written with its header and any kept rows at the first flush, which the
+//    runner asks for once every plugin has started, then appended to; rows wait in memory until flush(), which writes them with one write(2), so
 //    the file only ever grows by whole rows;
 //  - step() flushes every `flushsteps` steps; the runner asks every plugin to flush at each
 //    solution output and checkpoint, on SIGINT/SIGTERM and on failure; finish() at the end;
@@ -30,7 +30,7 @@ class HistoryFile {
   // (the config section).
   void open(const std::filesystem::path& path, const std::string& header, int64_t restart_step,
             int64_t flushsteps, const std::string& where);
-  bool is_open() const { return fd_ >= 0; }
+  bool is_open() const { return opened_; }
   const std::filesystem::path& path() const { return path_; }
 
   // The rows kept from the earlier run (each without its newline), oldest first.
@@ -41,12 +41,14 @@ class HistoryFile {
   void append(const std::string& row);
   // After each step: flushes when flushsteps steps have passed since the last flush.
   void step(int64_t nsteps);
-  void flush();
+  void flush();  // the first one creates the file
   void close();  // flush, then close the file
 
  private:
+  void create();
   std::filesystem::path path_;
-  std::string where_, pending_;
+  std::string where_, pending_, initial_;
+  bool opened_ = false;
   std::vector<std::string> kept_;
   int fd_ = -1;
   int64_t flushsteps_ = 500, last_flush_ = 0;

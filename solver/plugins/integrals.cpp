@@ -103,7 +103,6 @@ class Integrals : public Plugin {
     // restart step (with its residual) stays; a fresh run samples its initial state.
     if (n % nsteps_ == 0 && !hist_.has_row_at(n)) sample(ctx);
     if ((n + 1) % nsteps_ == 0) keep(ctx);
-    hist_.flush();
   }
   void after_step(RunContext& ctx) override {
     const int64_t n = ctx.intg.state().nsteps;

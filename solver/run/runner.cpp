@@ -101,10 +101,12 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
   }
   auto plugins = make_plugins(k, o.quiet);
 
-  RunContext ctx{k, sys, *intg, *be, o.flags, o.quiet, 0.0, "", {}};
-  ctx.restarted = o.restart != nullptr;
+  RunContext ctx{k, sys, *intg, *be, o.flags, o.quiet, 0.0, "", {}, o.restart != nullptr, 0, {}};
   ctx.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (auto& p : plugins) p->start(ctx);
+  // The histories' files are written once every plugin has started: a run refused before its
+  // first step (a history with another header, a bad reference value) changes none of them.
+  for (auto& p : plugins) p->flush(ctx);
   const int64_t first = intg->state().nsteps;
   StopSignals signals;
   try {

@@ -108,6 +108,13 @@ restart)
   [ "$(wc -l <err.txt)" = 1 ] && grep -q "^frmini: error: .*$I holds another history" err.txt ||
     fail "restart over another history: not one line naming it: $(cat err.txt)"
   cmp -s $I keep.csv || fail "the other history was changed"
+  # The same for the forces (a plugin started after the integrals): no history is touched.
+  cp a/$I $I
+  echo "step,t,cd" >$F
+  "$frmini" restart case.toml $out/cyl-0.1000.h5 --quiet >out.txt 2>err.txt
+  st=$?
+  [ "$st" = 2 ] && grep -q "$F holds another history" err.txt || fail "forces: status $st: $(cat err.txt)"
+  cmp -s $I a/$I || fail "a restart refused before its first step changed $I"
   echo "   restarts from t = 0.1 to 0.3, twice: forces and integrals equal the run never restarted" ;;
 log)
   make_case 1000.0 -e 's/^dt-out = .*/dt-out = 1000.0/'

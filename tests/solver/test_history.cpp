@@ -34,9 +34,16 @@ fs::path scratch(const char* name) {
 TEST_CASE("history rows reach the file at flushes, every flushsteps steps", "[history]") {
   const auto p = scratch("a.csv");
   put(p, "old,file\n1,2\n");
+  {
+    // A run refused before its first flush (another plugin's start failed) changes nothing.
+    HistoryFile h;
+    h.open(p, "step,t,x", -1, 3, "test");
+  }
+  CHECK(slurp(p) == "old,file\n1,2\n");
   HistoryFile h;
   h.open(p, "step,t,x", -1, 3, "test");
-  CHECK(slurp(p) == "step,t,x\n");  // a fresh run replaces the file, header at once
+  h.flush();  // the runner's, once every plugin has started
+  CHECK(slurp(p) == "step,t,x\n");  // a fresh run replaces the file
   for (int n = 1; n <= 4; ++n) {
     h.append(std::to_string(n) + ",0.5,1");
     h.step(n);
