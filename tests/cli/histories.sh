@@ -73,7 +73,9 @@ kill)
   rm -rf $out
   "$frmini" run case.toml --quiet >/dev/null 2>err.txt &
   pid=$!
-  sleep 1.5
+  # The file appears just before the first step (StopSignals is set up then): some steps later.
+  for _ in $(seq 1 3000); do [ -e $F ] && break; sleep 0.01; done
+  sleep 0.5
   kill -TERM $pid
   wait $pid
   st=$?
