@@ -87,24 +87,39 @@ std::vector<SectionSpec> build() {
       {"plugins.nancheck", "The blow-up check, on in every run: at the first NaN or infinity "
                            "the run stops with exit status 3, keeping the last good file.",
        {{"nsteps", T::integer, "20", "check every nsteps steps (one reduction on the device)", {}, 1, 1e9}}},
-      {"plugins.progress", "A progress bar with ETA and step rate (off with --quiet or when "
-                           "not a terminal).",
-       {{"enabled", T::boolean, "true", "show the bar"}}},
-      {"plugins.timing", "Per-step wall times to CSV and the end-of-run report.",
-       {{"file", T::string, "timings.csv", "CSV file, relative to the working directory"}}},
+      {"plugins.progress", "A progress bar with ETA and step rate on a terminal; when stderr is "
+                           "not a terminal (a batch job's log), a status line on stdout every "
+                           "log-interval seconds instead (both off with --quiet).",
+       {{"enabled", T::boolean, "true", "show the bar or the status lines"},
+        {"log-interval", T::real, "60", "seconds between status lines (step, t, dt, steps/s, "
+                                        "wall time, ETA, latest Cd/Cl) when stderr is not a "
+                                        "terminal; 0 = none", {}, 0.0}}},
+      {"plugins.timing", "Per-step wall times to CSV (written as the run goes, continued by a "
+                         "restart) and the end-of-run report.",
+       {{"file", T::string, "timings.csv", "CSV file, relative to the working directory"},
+        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
+                                          "every flushsteps steps (also at every solution file, "
+                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9},
+      }},
       {"plugins.integrals", "Conserved totals, residual norms and the integrals of "
-                            "[plugins.integrals.expressions] to CSV.",
+                            "[plugins.integrals.expressions] to CSV (written as the run goes, "
+                            "continued by a restart).",
        {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
         {"file", T::string, "integrals.csv", "CSV file, relative to the working directory"},
         {"region", T::string, "", "integrate the expressions over this box only: "
-                                  "\"(x0, y0[, z0]), (x1, y1[, z1])\" (default: the domain)"}}},
+                                  "\"(x0, y0[, z0]), (x1, y1[, z1])\" (default: the domain)"},
+        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
+                                          "every flushsteps steps (also at every solution file, "
+                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9},
+      }},
       {"plugins.integrals.expressions",
        "name = expression, integrated over the domain into column int_<name>: expressions of x, "
        "y, z, t, rho, u, v, w, p and grad_<var>_<x|y|z>, e.g. ke = \"0.5*rho*(u*u + v*v + w*w)\"",
        {}, true, T::expression},
       {"plugins.sampler", "The solution at fixed points every nsteps, one CSV row per point, "
-                          "appended as the run goes (PyFR's sampler); each point located once "
-                          "at start, a point outside the mesh an error.",
+                          "written as the run goes and continued by a restart (PyFR's "
+                          "sampler); each point located once at start, a point outside the "
+                          "mesh an error.",
        {{"nsteps", T::integer, "10", "every nsteps steps (and at the start)", {}, 1, 1e9},
         {"points", T::string, "", "points as tuples, e.g. \"(1.0, 0.5), (2.0, 0.5)\" "
                                   "((x, y, z) in 3D)"},
@@ -117,7 +132,10 @@ std::vector<SectionSpec> build() {
          {"primitive", "conservative"}},
         {"gradients", T::boolean, "false", "also the physical gradient of each variable "
                                             "(grad_<var>_<x|y|z>)"},
-        {"file", T::string, "sampler.csv", "CSV file, relative to the working directory"}}},
+        {"file", T::string, "sampler.csv", "CSV file, relative to the working directory"},
+        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
+                                          "every flushsteps steps (also at every solution file, "
+                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9}}},
       {"plugins.tavg", "Running time-weighted means of rho, u, v[, w], p from tstart, written "
                        "every dt-out as solution files (variables = primitive-mean).",
        {{"nsteps", T::integer, "1", "sample every nsteps steps (and at every output)", {}, 1, 1e9},
@@ -129,7 +147,11 @@ std::vector<SectionSpec> build() {
                            "Cd, Cl (Cz) = F / (q S) along x, y (z), and at the end mean Cd, rms Cl "
                            "and the Strouhal number in the report and <file>-summary.csv.",
        {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
-        {"file", T::string, "", "CSV file (default forces-<name>.csv)"},
+        {"file", T::string, "", "CSV file (default forces-<name>.csv), written as the run goes "
+                                "and continued by a restart"},
+        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
+                                          "every flushsteps steps (also at every solution file, "
+                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9},
         {"ref-density", T::real, "", "rho for q (default: [constants] rhoinf, else a constant "
                                      "[ics] rho, else 1)", {}, 0.0},
         {"ref-velocity", T::real, "", "U for q and St (default: [constants] Uinf, else |[ics] "

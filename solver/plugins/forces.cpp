@@ -10,6 +10,7 @@
 #include "operators/error.hpp"
 #include "solver/config/expression.hpp"
 #include "solver/plugins/force_stats.hpp"
+#include "solver/plugins/history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/system/gradients.hpp"
 
@@ -165,6 +166,7 @@ class Forces : public Plugin {
       : boundary_(std::move(boundary)),
         section_("plugins.forces." + boundary_),
         nsteps_(k.cfg.integer(section_, "nsteps")),
+        flushsteps_(k.cfg.integer(section_, "flushsteps")),
         file_(k.cfg.str(section_, "file").empty() ? "forces-" + boundary_ + ".csv"
                                                    : k.cfg.str(section_, "file")) {
     summary_ = file_.parent_path() / (file_.stem().string() + "-summary.csv");
@@ -185,17 +187,30 @@ class Forces : public Plugin {
     static const char* ax = "xyz";
     const int nd = ctx.sys.ndims();
     reference(ctx);
-    csv_ = "step,t";
+    std::string head = "step,t";
     for (const char* part : {"p", "v"})
-      for (int d = 0; d < nd; ++d) csv_ += std::string(",") + part + ax[d];
-    csv_ += nd == 3 ? ",cd,cl,cz\n" : ",cd,cl\n";
-    sample(ctx);  // also checks the boundary exists before the first step
+      for (int d = 0; d < nd; ++d) head += std::string(",") + part + ax[d];
+    head += nd == 3 ? ",cd,cl,cz" : ",cd,cl";
+    const int64_t n = ctx.intg.state().nsteps;
+    hist_.open(file_, head, ctx.restarted ? n : -1, flushsteps_,
+               ctx.kase.cfg.filename() + ": [" + section_ + "]");
+    // The statistics at the end cover the whole history, the earlier runs' part included.
+    for (const auto& r : hist_.kept())
+      keep(history_row_field(r, 1), history_row_field(r, 2 + 2 * std::size_t(nd)),
+           history_row_field(r, 3 + 2 * std::size_t(nd)));
+    // On the same steps as a run never restarted, each step once (the earlier run's row at the
+    // restart step stays). A fresh run samples its initial state; this also checks the
+    // boundary exists before the first step.
+    if (n % nsteps_ == 0 && !hist_.has_row_at(n)) sample(ctx);
   }
   void after_step(RunContext& ctx) override {
-    if (ctx.intg.state().nsteps % nsteps_ == 0) sample(ctx);
+    const int64_t n = ctx.intg.state().nsteps;
+    if (n % nsteps_ == 0) sample(ctx);
+    hist_.step(n);
   }
+  void flush(RunContext&) override { hist_.flush(); }
   void finish(RunContext& ctx) override {
-    write_text_atomically(file_, csv_);
+    hist_.close();
     summarise(ctx);
   }
 
@@ -237,18 +252,22 @@ class Forces : public Plugin {
     const double t = ctx.intg.state().t;
     char b[64];
     std::snprintf(b, sizeof b, "%lld,%.10g", (long long)ctx.intg.state().nsteps, t);
-    csv_ += b;
+    std::string row = b;
     for (const auto* v : {&f.pressure, &f.viscous})
-      for (double x : *v) csv_ += fmt(",%.10g", x);
+      for (double x : *v) row += fmt(",%.10g", x);
     double coef[3] = {0, 0, 0};
     for (std::size_t d = 0; d < f.pressure.size(); ++d) {
       coef[d] = (f.pressure[d] + f.viscous[d]) / (qref_ * aref_);
-      csv_ += fmt(",%.10g", coef[d]);
+      row += fmt(",%.10g", coef[d]);
     }
-    csv_ += "\n";
-    // A restart or a rejected step can revisit a time; keep the history increasing.
-    if (!t_.empty() && t <= t_.back()) return;
-    t_.push_back(t), cd_.push_back(coef[0]), cl_.push_back(coef[1]);
+    hist_.append(row);
+    keep(t, coef[0], coef[1]);
+    ctx.latest[boundary_] = "Cd " + fmt("%.5g", coef[0]) + " Cl " + fmt("%.5g", coef[1]);
+  }
+  void keep(double t, double cd, double cl) {
+    // A rejected step can revisit a time; keep the history increasing.
+    if (!std::isfinite(t) || (!t_.empty() && t <= t_.back())) return;
+    t_.push_back(t), cd_.push_back(cd), cl_.push_back(cl);
   }
 
   void summarise(RunContext& ctx) {
@@ -270,9 +289,10 @@ class Forces : public Plugin {
   }
 
   std::string boundary_, section_;
-  int64_t nsteps_;
+  int64_t nsteps_, flushsteps_;
   std::filesystem::path file_, summary_;
-  std::string csv_, refs_;
+  std::string refs_;
+  HistoryFile hist_;
   ForceStatsOptions stats_;
   double qref_ = 1, aref_ = 1, lref_ = 1, uref_ = 1;
   std::vector<double> t_, cd_, cl_;

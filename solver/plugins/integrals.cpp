@@ -11,10 +11,10 @@
 #include <map>
 #include <cstdio>
 
-#include "operators/atomic_file.hpp"
 #include "operators/error.hpp"
 #include "operators/nodal.hpp"
 #include "solver/plugins/expr_integrals.hpp"
+#include "solver/plugins/history.hpp"
 #include "solver/plugins/integrals.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 
@@ -89,36 +89,43 @@ class Integrals : public Plugin {
  public:
   explicit Integrals(const Case& k)
       : nsteps_(k.cfg.integer("plugins.integrals", "nsteps")),
+        flushsteps_(k.cfg.integer("plugins.integrals", "flushsteps")),
         file_(k.cfg.str("plugins.integrals", "file")),
         exprs_(k) {}
   std::string name() const override { return "integrals"; }
   void start(RunContext& ctx) override {
     weights_ = group_weights(ctx.sys);  // once: each is a Vandermonde inverse
-    csv_ = "step,t";
-    for (int v = 0; v < ctx.sys.nvars(); ++v) csv_ += ",total_u" + std::to_string(v);
-    for (int v = 0; v < ctx.sys.nvars(); ++v) csv_ += ",resid_u" + std::to_string(v);
-    for (const auto& n : exprs_.names()) csv_ += ",int_" + n;
-    csv_ += "\n";
-    sample(ctx);
-    if (nsteps_ == 1) keep(ctx);
+    std::string head = "step,t";
+    for (int v = 0; v < ctx.sys.nvars(); ++v) head += ",total_u" + std::to_string(v);
+    for (int v = 0; v < ctx.sys.nvars(); ++v) head += ",resid_u" + std::to_string(v);
+    for (const auto& name : exprs_.names()) head += ",int_" + name;
+    const int64_t n = ctx.intg.state().nsteps;
+    hist_.open(file_, head, ctx.restarted ? n : -1, flushsteps_,
+               ctx.kase.cfg.filename() + ": [plugins.integrals]");
+    // The same steps as a run never restarted, each once: the earlier run's row at the
+    // restart step (with its residual) stays; a fresh run samples its initial state.
+    if (n % nsteps_ == 0 && !hist_.has_row_at(n)) sample(ctx);
+    if ((n + 1) % nsteps_ == 0) keep(ctx);
   }
   void after_step(RunContext& ctx) override {
     const int64_t n = ctx.intg.state().nsteps;
     if (n % nsteps_ == 0) sample(ctx);
     // The solution one step before the next sample, for its residual.
     if ((n + 1) % nsteps_ == 0) keep(ctx);
+    hist_.step(n);
   }
-  void finish(RunContext&) override { write_text_atomically(file_, csv_); }
+  void flush(RunContext&) override { hist_.flush(); }
+  void finish(RunContext&) override { hist_.close(); }
 
  private:
   void sample(RunContext& ctx) {
     char b[64];
     std::snprintf(b, sizeof b, "%lld,%.10g", (long long)ctx.intg.state().nsteps, ctx.intg.state().t);
-    csv_ += b;
+    std::string csv = b;
     auto cur = ctx.sys.download_solution(ctx.intg.current());
     for (double x : integrate_solution(ctx.sys, cur, weights_)) {
       std::snprintf(b, sizeof b, ",%.17g", x);
-      csv_ += b;
+      csv += b;
     }
     // Blank at the start of a run (no previous step yet).
     const double dt = ctx.intg.state().t - prev_t_;
@@ -126,16 +133,16 @@ class Integrals : public Plugin {
     if (have) {
       for (double x : residual_norms(ctx.sys, prev_, cur, dt, weights_)) {
         std::snprintf(b, sizeof b, ",%.10g", x);
-        csv_ += b;
+        csv += b;
       }
     } else {
-      csv_ += std::string(std::size_t(ctx.sys.nvars()), ',');
+      csv += std::string(std::size_t(ctx.sys.nvars()), ',');
     }
     for (double x : exprs_.integrate(ctx.sys, cur, ctx.intg.state().t, weights_)) {
       std::snprintf(b, sizeof b, ",%.17g", x);
-      csv_ += b;
+      csv += b;
     }
-    csv_ += "\n";
+    hist_.append(csv);
     prev_.clear();
   }
   void keep(RunContext& ctx) {
@@ -146,9 +153,9 @@ class Integrals : public Plugin {
   std::vector<std::vector<double>> prev_;
   double prev_t_ = 0;
   int64_t prev_n_ = -1;
-  int64_t nsteps_;
+  int64_t nsteps_, flushsteps_;
   std::filesystem::path file_;
-  std::string csv_;
+  HistoryFile hist_;
   std::vector<std::vector<double>> weights_;
   ExpressionIntegrals exprs_;
 };

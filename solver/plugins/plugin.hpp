@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -30,6 +31,14 @@ struct RunContext {
   std::string last_file;  // the last solution file written (nancheck names it)
   // Lines plugins add in finish() for the run report (the timing plugin, last, prints them).
   std::vector<std::string> report;
+  // `frmini restart`: histories continue the earlier run's files instead of replacing them.
+  bool restarted = false;
+  // Solution files written so far (write_current_solution): the runner asks every plugin to
+  // flush its histories after a step that wrote one, so a file and its histories agree.
+  int64_t outputs = 0;
+  // The latest values plugins publish for the batch-log status line (forces: "<boundary>" ->
+  // "Cd 1.23 Cl -0.045").
+  std::map<std::string, std::string> latest;
 };
 
 class Plugin {
@@ -42,6 +51,9 @@ class Plugin {
   // The run stopped on an error (the solution diverged) instead of finishing: `why` is the
   // message. finish() is not called then, so no plugin writes the bad state.
   virtual void failed(RunContext&, const std::string& /*why*/) {}
+  // Write the rows held in memory to the plugin's history files (solver/plugins/history.hpp):
+  // called at every solution output and checkpoint, on a signal and before failed().
+  virtual void flush(RunContext&) {}
   // The next time the run must land on exactly (infinity = none).
   virtual double next_time(const RunContext&) const { return std::numeric_limits<double>::infinity(); }
 };

@@ -1,5 +1,6 @@
 // The point sampler ([plugins.sampler], as PyFR's sampler plugin): the solution at fixed
-// physical points every nsteps, one CSV row per point, appended and flushed as the run goes.
+// physical points every nsteps, one CSV row per point, a history written as the run goes and
+// continued by a restart (history.hpp).
 // Each point is located once at start (element and reference coordinates, curved elements
 // included: solver/system/locate); a point in no element stops the run before its first step.
 // Values are the element's own polynomial at the point (its nodal basis), gradients that
@@ -8,11 +9,11 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "operators/error.hpp"
 #include "operators/nodal.hpp"
 #include "solver/physics/primitive.hpp"
+#include "solver/plugins/history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/system/gradients.hpp"
 #include "solver/system/locate.hpp"
@@ -34,6 +35,7 @@ class Sampler : public Plugin {
  public:
   explicit Sampler(const Case& k)
       : nsteps_(k.cfg.integer(kSection, "nsteps")),
+        flushsteps_(k.cfg.integer(kSection, "flushsteps")),
         file_(k.cfg.str(kSection, "file")),
         primitive_(k.cfg.str(kSection, "format") == "primitive"),
         gradients_(k.cfg.boolean(kSection, "gradients")) {
@@ -93,17 +95,21 @@ class Sampler : public Plugin {
     if (gradients_)
       for (const auto& v : vars)
         for (int c = 0; c < nd; ++c) head += ",grad_" + v + "_" + axes[c];
-    out_.open(file_, std::ios::out | std::ios::trunc);
-    if (!out_) throw UserError(file_.string() + ": cannot write the sampler's CSV");
-    out_ << head << '\n';
-    sample(ctx);
+    const int64_t n = ctx.intg.state().nsteps;
+    hist_.open(file_, head, ctx.restarted ? n : -1, flushsteps_,
+               ctx.kase.cfg.filename() + ": [" + kSection + "]");
+    // A fresh run samples its initial state; a restart keeps the earlier run's sample there.
+    if (n % nsteps_ == 0 && !hist_.has_row_at(n)) sample(ctx);
   }
 
   void after_step(RunContext& ctx) override {
-    if (ctx.intg.state().nsteps % nsteps_ == 0) sample(ctx);
+    const int64_t n = ctx.intg.state().nsteps;
+    if (n % nsteps_ == 0) sample(ctx);
+    hist_.step(n);
   }
 
-  void finish(RunContext&) override { out_.flush(); }
+  void flush(RunContext&) override { hist_.flush(); }
+  void finish(RunContext&) override { hist_.close(); }
 
  private:
   void sample(RunContext& ctx) {
@@ -113,15 +119,16 @@ class Sampler : public Plugin {
     const auto& ops = ctx.sys.operators();
     std::vector<double> q(std::size_t(nv), 0.0), dq(std::size_t(nd * nv), 0.0), grad;
     char b[64];
+    std::string row;
     for (std::size_t i = 0; i < pts_.size(); ++i) {
       const auto g = std::size_t(loc_[i].group);
       const auto e = std::size_t(loc_[i].elem);
       const int nupts = ops[g].nupts;
       const double* s = &soln[g][e * std::size_t(nv * nupts)];
-      const auto& row = rows_[i];
+      const auto& lrow = rows_[i];
       for (int v = 0; v < nv; ++v) {
         double x = 0;
-        for (int u = 0; u < nupts; ++u) x += row[std::size_t(u)] * s[v * nupts + u];
+        for (int u = 0; u < nupts; ++u) x += lrow[std::size_t(u)] * s[v * nupts + u];
         q[std::size_t(v)] = x;
       }
       if (gradients_) {
@@ -129,7 +136,7 @@ class Sampler : public Plugin {
         upts_gradient(ops[g], ctx.sys.geometry()[g], s, e, nv, grad.data());
         for (int j = 0; j < nd * nv; ++j) {
           double x = 0;
-          for (int u = 0; u < nupts; ++u) x += row[std::size_t(u)] * grad[std::size_t(j * nupts + u)];
+          for (int u = 0; u < nupts; ++u) x += lrow[std::size_t(u)] * grad[std::size_t(j * nupts + u)];
           dq[std::size_t(j)] = x;  // d q_v / d x_c at j = c*nv + v
         }
       }
@@ -143,33 +150,31 @@ class Sampler : public Plugin {
           for (int c = 0; c < nd; ++c) dvals.push_back(d[std::size_t(c * nv + v)]);
       std::snprintf(b, sizeof b, "%lld,%.17g,%zu", (long long)ctx.intg.state().nsteps,
                     ctx.intg.state().t, i);
-      out_ << b;
+      row = b;
       for (int c = 0; c < nd; ++c) {
         std::snprintf(b, sizeof b, ",%.17g", pts_[i][std::size_t(c)]);
-        out_ << b;
+        row += b;
       }
       for (double x : vals) {
         std::snprintf(b, sizeof b, ",%.17g", x);
-        out_ << b;
+        row += b;
       }
       for (double x : dvals) {
         std::snprintf(b, sizeof b, ",%.17g", x);
-        out_ << b;
+        row += b;
       }
-      out_ << '\n';
+      hist_.append(row);
     }
-    // Whole samples reach the file as they are taken: a killed run keeps every one.
-    out_.flush();
   }
 
-  int64_t nsteps_;
+  int64_t nsteps_, flushsteps_;
   std::filesystem::path file_;
   bool primitive_, gradients_;
   std::string where_;
   std::vector<std::array<double, 3>> pts_;
   std::vector<Location> loc_;
   std::vector<std::vector<double>> rows_;
-  std::ofstream out_;
+  HistoryFile hist_;
 };
 
 }  // namespace

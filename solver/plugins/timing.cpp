@@ -7,7 +7,7 @@
 #include <fstream>
 #include <numeric>
 
-#include "operators/atomic_file.hpp"
+#include "solver/plugins/history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 
 namespace frmini::solver {
@@ -23,11 +23,16 @@ double median(std::vector<double> v) {
 class Timing : public Plugin {
  public:
   explicit Timing(const Case& k) {
-    if (k.cfg.has_section("plugins.timing"))
+    if (k.cfg.has_section("plugins.timing")) {
       file_ = k.cfg.str("plugins.timing", "file");
+      flushsteps_ = k.cfg.integer("plugins.timing", "flushsteps");
+    }
   }
   std::string name() const override { return "timing"; }
   void start(RunContext& ctx) override {
+    if (!file_.empty())
+      hist_.open(file_, "step,t,wall_s", ctx.restarted ? ctx.intg.state().nsteps : -1,
+                 flushsteps_, ctx.kase.cfg.filename() + ": [plugins.timing]");
     ctx.be.synchronize();
     last_ = clock::now();
   }
@@ -36,37 +41,33 @@ class Timing : public Plugin {
     ctx.be.synchronize();
     auto now = clock::now();
     const auto& st = ctx.intg.state();
-    rows_.push_back({st.nsteps, st.t, std::chrono::duration<double>(now - last_).count()});
+    const double wall = std::chrono::duration<double>(now - last_).count();
+    walls_.push_back(wall);
     last_ = now;
+    if (!hist_.is_open()) return;
+    char b[128];
+    std::snprintf(b, sizeof b, "%lld,%.10g,%.6e", (long long)st.nsteps, st.t, wall);
+    hist_.append(b);
+    hist_.step(st.nsteps);
   }
+  void flush(RunContext&) override { hist_.flush(); }
   void finish(RunContext& ctx) override {
-    if (!file_.empty()) {
-      std::string csv = "step,t,wall_s\n";
-      char b[128];
-      for (const auto& r : rows_) {
-        std::snprintf(b, sizeof b, "%lld,%.10g,%.6e\n", (long long)r.step, r.t, r.wall);
-        csv += b;
-      }
-      write_text_atomically(file_, csv);
-    }
+    hist_.close();
     report(ctx);
   }
   void failed(RunContext& ctx, const std::string& why) override {
+    hist_.flush();
     report(ctx, why);
   }
 
  private:
   using clock = std::chrono::steady_clock;
-  struct Row {
-    int64_t step;
-    double t, wall;
-  };
   // `failure`: the run stopped on it (the report says so, and skips the kernel table).
   void report(RunContext& ctx, const std::string& failure = "") {
     const auto& st = ctx.intg.state();
     std::vector<double> w;
     // The first step pays for compilation and tuning: leave it out of the statistics.
-    for (std::size_t i = rows_.size() > 1 ? 1 : 0; i < rows_.size(); ++i) w.push_back(rows_[i].wall);
+    for (std::size_t i = walls_.size() > 1 ? 1 : 0; i < walls_.size(); ++i) w.push_back(walls_[i]);
     // The median, as `frmini bench solver` and tools/pyfr-compare report: one figure for a
     // step whichever command measured it (wall time of whole synchronised steps).
     double mean = w.empty() ? 0 : std::accumulate(w.begin(), w.end(), 0.0) / double(w.size());
@@ -121,7 +122,9 @@ class Timing : public Plugin {
     }
   }
   std::filesystem::path file_;
-  std::vector<Row> rows_;
+  int64_t flushsteps_ = 500;
+  HistoryFile hist_;
+  std::vector<double> walls_;  // this run's steps (the report's statistics)
   clock::time_point last_;
 };
 }  // namespace

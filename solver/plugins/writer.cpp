@@ -69,6 +69,7 @@ std::string write_current_solution(RunContext& ctx, const std::filesystem::path&
     throw UserError(path.string() + ": cannot write the solution (" + e.what() + ")");
   }
   ctx.last_file = path.string();
+  ++ctx.outputs;
   return path.string();
 }
 

@@ -101,9 +101,12 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
   }
   auto plugins = make_plugins(k, o.quiet);
 
-  RunContext ctx{k, sys, *intg, *be, o.flags, o.quiet, 0.0, "", {}};
+  RunContext ctx{k, sys, *intg, *be, o.flags, o.quiet, 0.0, "", {}, o.restart != nullptr, 0, {}};
   ctx.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (auto& p : plugins) p->start(ctx);
+  // The histories' files are written once every plugin has started: a run refused before its
+  // first step (a history with another header, a bad reference value) changes none of them.
+  for (auto& p : plugins) p->flush(ctx);
   const int64_t first = intg->state().nsteps;
   StopSignals signals;
   try {
@@ -111,7 +114,12 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
       double tmax = k.tend;
       for (auto& p : plugins) tmax = std::min(tmax, p->next_time(ctx));
       intg->step_once(tmax);
+      const int64_t outputs = ctx.outputs;
       for (auto& p : plugins) p->after_step(ctx);
+      // A solution file was written: the histories reach at least as far (a restart from it
+      // finds every row up to its step).
+      if (ctx.outputs != outputs)
+        for (auto& p : plugins) p->flush(ctx);
       if (const int sig = signals.pending()) {
         // The step is complete: its state is a checkpoint `frmini restart` continues bit for
         // bit (the writer's own files are the same kind).
@@ -119,6 +127,7 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
         const std::string file = write_current_solution(ctx, checkpoint_path(k, s.nsteps));
         const std::string why = std::string("stopped by ") + signal_name(sig) + " after step " +
                                 std::to_string(s.nsteps) + "; checkpoint " + file;
+        for (auto& p : plugins) p->flush(ctx);
         for (auto& p : plugins) p->failed(ctx, why);
         throw Interrupted(sig, file,
                           why + " (continue with: frmini restart " + k.cfg.filename() + " " + file + ")");
@@ -127,7 +136,13 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
     for (auto& p : plugins) p->finish(ctx);
   } catch (const DivergedError& e) {
     // The report says the run failed; the plugins after the one that found it do not
-    // finish, so nothing writes the state.
+    // finish, so nothing writes the state. The histories up to the blow-up are kept: they
+    // show how it came.
+    for (auto& p : plugins) try {
+        p->flush(ctx);
+      } catch (const UserError&) {
+        // A history that cannot be written must not hide the blow-up's message.
+      }
     for (auto& p : plugins) p->failed(ctx, e.what());
     throw;
   }
