@@ -262,6 +262,68 @@ double Expression::eval(const std::map<std::string, double>& vars) const {
   return eval_node(*root_, vars);
 }
 
+namespace {
+using Evaluator = std::function<double(const std::vector<double>&)>;
+
+void emit(const ExprNode& n, const std::vector<std::string>& slots,
+          std::vector<BoundExpression::Op>& prog);
+}  // namespace
+
+BoundExpression Expression::bind(const std::vector<std::string>& slots) const {
+  BoundExpression b;
+  emit(*root_, slots, b.prog_);
+  return b;
+}
+
+double BoundExpression::operator()(const double* values) const {
+  double stack[64];
+  int sp = 0;
+  for (const auto& op : prog_) {
+    switch (op.kind) {
+      case ExprNode::number: stack[sp++] = op.value; break;
+      case ExprNode::variable: stack[sp++] = values[op.slot]; break;
+      case ExprNode::negate: stack[sp - 1] = -stack[sp - 1]; break;
+      case ExprNode::add: --sp, stack[sp - 1] += stack[sp]; break;
+      case ExprNode::sub: --sp, stack[sp - 1] -= stack[sp]; break;
+      case ExprNode::mul: --sp, stack[sp - 1] *= stack[sp]; break;
+      case ExprNode::div: --sp, stack[sp - 1] /= stack[sp]; break;
+      case ExprNode::pow: --sp, stack[sp - 1] = std::pow(stack[sp - 1], stack[sp]); break;
+      case ExprNode::call: {
+        std::vector<double> a(stack + sp - op.nargs, stack + sp);
+        sp -= op.nargs;
+        stack[sp++] = (*static_cast<const Evaluator*>(op.fn))(a);
+        break;
+      }
+    }
+  }
+  return stack[0];
+}
+
+namespace {
+// Postfix order: arguments first. The stack depth is the tree's, checked here against the
+// evaluator's fixed stack.
+int emit_node(const ExprNode& n, const std::vector<std::string>& slots,
+              std::vector<BoundExpression::Op>& prog) {
+  int depth = 0, i = 0;
+  for (const auto& c : n.args) depth = std::max(depth, i++ + emit_node(*c, slots, prog));
+  BoundExpression::Op op{int(n.kind), n.value, -1, int(n.args.size()), nullptr};
+  if (n.kind == ExprNode::variable) {
+    auto it = std::find(slots.begin(), slots.end(), n.name);
+    if (it == slots.end()) throw std::logic_error("expression variable unbound: " + n.name);
+    op.slot = int(it - slots.begin());
+  }
+  if (n.kind == ExprNode::call) op.fn = &functions().at(n.name).eval;
+  prog.push_back(op);
+  return std::max(depth, 1);
+}
+
+void emit(const ExprNode& n, const std::vector<std::string>& slots,
+          std::vector<BoundExpression::Op>& prog) {
+  if (emit_node(n, slots, prog) > 64)
+    throw std::runtime_error("expression nested too deeply to evaluate (over 64 levels)");
+}
+}  // namespace
+
 std::string Expression::to_c(kernels::Precision p) const { return c_node(*root_, p); }
 
 bool Expression::uses(const std::string& name) const { return uses_node(*root_, name); }

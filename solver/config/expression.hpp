@@ -14,6 +14,8 @@
 
 namespace frmini::config {
 
+class BoundExpression;
+
 struct ExprNode;
 
 class Expression {
@@ -27,6 +29,10 @@ class Expression {
 
   // Evaluates with the variables bound in `vars` (missing variables are an internal error).
   double eval(const std::map<std::string, double>& vars) const;
+  // The same expression with each variable resolved once to its index in `slots`, for
+  // evaluating at many points without looking names up (a variable not in `slots` is an
+  // internal error).
+  BoundExpression bind(const std::vector<std::string>& slots) const;
   // C source (valid in C99 with <math.h>, OpenCL C and CUDA): variables appear by name,
   // numbers as literals of precision `p`, functions as the C library's (double names; the
   // backends' preludes make them type-generic where the data is float).
@@ -38,6 +44,25 @@ class Expression {
  private:
   std::shared_ptr<const ExprNode> root_;
   std::string text_;
+};
+
+// An expression as a postfix program over a value array (Expression::bind): evaluates to the
+// same value as Expression::eval with the same bindings.
+class BoundExpression {
+ public:
+  double operator()(const double* values) const;
+
+  struct Op {
+    int kind;      // ExprNode::Kind
+    double value;  // number
+    int slot;      // variable
+    int nargs;     // call
+    const void* fn;  // call: the function's evaluator
+  };
+
+ private:
+  friend class Expression;
+  std::vector<Op> prog_;
 };
 
 }  // namespace frmini::config

@@ -1,6 +1,6 @@
 #include "solver/plugins/expr_integrals.hpp"
 
-#include <map>
+#include <algorithm>
 
 #include "operators/error.hpp"
 #include "solver/physics/primitive.hpp"
@@ -54,12 +54,14 @@ std::vector<double> ExpressionIntegrals::integrate(
   if (exprs_.empty()) return out;
   const int nd = sys.ndims(), nv = sys.nvars();
   const double gamma = sys.config().phys.gamma;
-  std::map<std::string, double> bind;
-  for (const auto& v : used_) bind[v] = 0.0;
-  // Pointers into `bind` for the variables used (null: not used), set point by point.
+  // The variables used, in slots of `values` set point by point; the expressions bound to
+  // those slots once (no name lookups per point).
+  std::vector<double> values(used_.size(), 0.0);
+  std::vector<config::BoundExpression> bound;
+  for (const auto& e : exprs_) bound.push_back(e.bind(used_));
   auto slot = [&](const std::string& name) -> double* {
-    auto it = bind.find(name);
-    return it == bind.end() ? nullptr : &it->second;
+    auto it = std::find(used_.begin(), used_.end(), name);
+    return it == used_.end() ? nullptr : &values[std::size_t(it - used_.begin())];
   };
   double* xs[3];
   double* prim_slot[5];
@@ -108,7 +110,7 @@ std::vector<double> ExpressionIntegrals::integrate(
             if (grad_slot[v][c]) *grad_slot[v][c] = dprim[std::size_t(c * nv + idx[v])];
         }
         const double wj = w[std::size_t(i)] * geo.djac_upts[std::size_t(i) * ne + e];
-        for (std::size_t k = 0; k < exprs_.size(); ++k) out[k] += wj * exprs_[k].eval(bind);
+        for (std::size_t k = 0; k < bound.size(); ++k) out[k] += wj * bound[k](values.data());
       }
   }
   return out;

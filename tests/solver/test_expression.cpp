@@ -80,3 +80,20 @@ TEST_CASE("bad expressions are one clear error naming the key") {
   CHECK(bad("x $ 2").find("unexpected '$'") != std::string::npos);
   CHECK(bad("").find("empty expression") != std::string::npos);
 }
+
+TEST_CASE("a bound expression evaluates exactly as the interpreter, slots in any order") {
+  // Slots in another order than the parse's variable list, and one unused.
+  const std::vector<std::string> slots = {"t", "unused", "z", "y", "x"};
+  const double values[] = {0.25, 99.0, 3.0, -2.0, 0.5};
+  const std::map<std::string, double> vars = {{"x", 0.5}, {"y", -2}, {"z", 3}, {"t", 0.25}};
+  for (const char* text : {"1 + 2*3", "2^3^2", "-x^2 + -(y - z)/t", "x*y + z*t - 8/2/2",
+                           "atan2(y, x)*4 + max(x, min(y, z)) - abs(y)",
+                           "0.5*(x*x + y*y + z*z)*(1 + sin(t)*cos(x)) - exp(-x)*log(z) + sqrt(z)^x",
+                           "((((((((x + 1)*2 + y)*3 + z)*4 + t)*5 - x)*6 + y)*7 - z)*8 + t)"}) {
+    auto e = Expression::parse(text, xyzt, {}, "test");
+    INFO(text);
+    CHECK(e.bind(slots)(values) == e.eval(vars));  // the same operations in the same order
+  }
+  auto e = Expression::parse("x + y", xyzt, {}, "test");
+  CHECK_THROWS(e.bind({"x"}));  // y has no slot: an internal error, not a silent zero
+}
