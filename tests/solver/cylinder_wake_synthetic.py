@@ -1,7 +1,8 @@
 """tools/cylinder-wake on a synthetic sampler CSV whose answers are known: on the axis
-u = (x - 2.1)(x + 1) changes sign at x = 2.1 (Lw/D = 1.6); on the ring r = 0.52 the
-tangential velocity is cos(theta) - cos(55 deg) (positive from the rear point to 55 degrees,
-so separation at 55 degrees). An earlier sample (t = 10) has its crossings elsewhere (x = 3.1,
+u = (x - 2.1)(x + 1) changes sign at x = 2.1 (Lw/D = 1.6); on rings r = 0.505, 0.51, 0.52 the
+tangential velocity is cos(theta) - cos(a(r)), a(r) = 55 - 100 (r - 0.5) degrees (positive
+from the rear point to a(r)), so the rings read 54.5, 54 and 53 degrees and the separation
+extrapolated to the wall is 55 degrees. An earlier sample (t = 10) has its crossings elsewhere (x = 3.1,
 70 degrees): the last sample alone and the mean from --tstart 20 ignore it, the mean from
 --tstart 0 does not.
 
@@ -16,14 +17,17 @@ tool, work = sys.argv[1], sys.argv[2]
 os.makedirs(work, exist_ok=True)
 path = os.path.join(work, 'wake.csv')
 pts = [(0.5 + 0.05 * i, 0.0) for i in range(1, 111)]
-pts += [(0.52 * math.cos(math.radians(2.5 * i)), 0.52 * math.sin(math.radians(2.5 * i))) for i in range(73)]
+for rr in (0.505, 0.51, 0.52):
+    pts += [(rr * math.cos(math.radians(2.5 * i)), rr * math.sin(math.radians(2.5 * i)))
+            for i in range(73)]
 with open(path, 'w') as f:
     f.write('step,t,point,x,y,rho,u,v,p\n')
     for t, x0, a0 in ((10.0, 3.1, 70.0), (20.0, 2.1, 55.0), (30.0, 2.1, 55.0)):
         for k, (x, y) in enumerate(pts):
             th = math.atan2(y, x)
-            if abs(math.hypot(x, y) - 0.52) < 1e-9:
-                ut = math.cos(th) - math.cos(math.radians(a0))
+            rr = math.hypot(x, y)
+            if rr < 0.53 and (abs(y) > 1e-12 or x < 0):
+                ut = math.cos(th) - math.cos(math.radians(a0 - 100 * (rr - 0.5)))
                 u, v = -ut * math.sin(th), ut * math.cos(th)
             else:
                 u, v = (x - x0) * (x + 1), 0.0
