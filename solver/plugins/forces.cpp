@@ -1,6 +1,7 @@
 #include "solver/plugins/forces.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -12,17 +13,40 @@
 #include "solver/plugins/force_stats.hpp"
 #include "solver/plugins/history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
+#include "solver/system/element_gather.hpp"
 #include "solver/system/gradients.hpp"
 
 namespace frmini::solver {
 
+namespace {
+const BoundaryInterfaces& find_boundary(const System& sys, const std::string& boundary) {
+  for (const auto& x : sys.interfaces().boundaries)
+    if (x.name == boundary) return x;
+  throw UserError("forces: the mesh has no boundary '" + boundary + "'");
+}
+}  // namespace
+
+std::vector<std::pair<int, int64_t>> boundary_elements(const System& sys, const std::string& boundary) {
+  std::vector<std::pair<int, int64_t>> r;
+  for (const FacePoint& fp : find_boundary(sys, boundary).left) r.emplace_back(fp.group, fp.elem);
+  std::sort(r.begin(), r.end());
+  r.erase(std::unique(r.begin(), r.end()), r.end());
+  return r;
+}
+
 SurfaceForce surface_force(const System& sys, const std::vector<std::vector<double>>& soln,
                            const std::string& boundary) {
-  const auto& ifs = sys.interfaces();
-  const BoundaryInterfaces* b = nullptr;
-  for (const auto& x : ifs.boundaries)
-    if (x.name == boundary) b = &x;
-  if (!b) throw UserError("forces: the mesh has no boundary '" + boundary + "'");
+  return surface_force(
+      sys,
+      [&](int g, int64_t e) {
+        return soln[std::size_t(g)].data() + std::size_t(e) * std::size_t(sys.nvars()) *
+                                                 std::size_t(sys.operators()[std::size_t(g)].nupts);
+      },
+      boundary);
+}
+
+SurfaceForce surface_force(const System& sys, const ElementValues& soln, const std::string& boundary) {
+  const BoundaryInterfaces* b = &find_boundary(sys, boundary);
   const auto& ph = sys.config().phys;
   const int nd = sys.ndims(), nv = sys.nvars();
   SurfaceForce f{std::vector<double>(nd, 0.0), std::vector<double>(nd, 0.0)};
@@ -30,13 +54,13 @@ SurfaceForce surface_force(const System& sys, const std::vector<std::vector<doub
   for (std::size_t q = 0; q < b->size(); ++q) {
     const FacePoint& fp = b->left[q];
     const auto& ops = sys.operators()[std::size_t(fp.group)];
-    const auto& s = soln[std::size_t(fp.group)];
+    const double* s = soln(fp.group, fp.elem);
     const int nu = ops.nupts;
     // u at the flux point: row fpt of M0.
     std::vector<double> u(nv, 0.0);
     for (int i = 0; i < nu; ++i) {
       const double m = ops.m0(std::size_t(fp.fpt), std::size_t(i));
-      for (int v = 0; v < nv; ++v) u[v] += m * s[(std::size_t(fp.elem) * nv + v) * nu + i];
+      for (int v = 0; v < nv; ++v) u[v] += m * s[std::size_t(v) * nu + i];
     }
     double vv = 0, vel[3] = {0, 0, 0};
     for (int d = 0; d < nd; ++d) vel[d] = u[d + 1] / u[0], vv += vel[d] * vel[d];
@@ -49,8 +73,7 @@ SurfaceForce surface_force(const System& sys, const std::vector<std::vector<doub
     auto it = grads.find({fp.group, fp.elem});
     if (it == grads.end()) {
       std::vector<double> g(std::size_t(nd) * nv * nu);
-      upts_gradient(ops, sys.geometry()[std::size_t(fp.group)],
-                    s.data() + std::size_t(fp.elem) * nv * nu, std::size_t(fp.elem), nv, g.data());
+      upts_gradient(ops, sys.geometry()[std::size_t(fp.group)], s, std::size_t(fp.elem), nv, g.data());
       it = grads.emplace(std::make_pair(fp.group, fp.elem), std::move(g)).first;
     }
     // Conserved gradients at the flux point, then velocity gradients dv[j][i] = dv_i/dx_j.
@@ -85,10 +108,7 @@ SurfaceForce surface_force(const System& sys, const std::vector<std::vector<doub
 
 FrontalExtent frontal_extent(const System& sys, const meshes::Mesh& mesh,
                              const std::string& boundary) {
-  const BoundaryInterfaces* b = nullptr;
-  for (const auto& x : sys.interfaces().boundaries)
-    if (x.name == boundary) b = &x;
-  if (!b) throw UserError("forces: the mesh has no boundary '" + boundary + "'");
+  const BoundaryInterfaces* b = &find_boundary(sys, boundary);
   const int nd = sys.ndims();
   FrontalExtent r;
   // A closed convex body's shadow on the plane across x is covered twice by its surface
@@ -187,6 +207,7 @@ class Forces : public Plugin {
     static const char* ax = "xyz";
     const int nd = ctx.sys.ndims();
     reference(ctx);
+    gather_ = std::make_unique<ElementGather>(ctx.sys, boundary_elements(ctx.sys, boundary_));
     std::string head = "step,t";
     for (const char* part : {"p", "v"})
       for (int d = 0; d < nd; ++d) head += std::string(",") + part + ax[d];
@@ -243,12 +264,11 @@ class Forces : public Plugin {
   }
 
   void sample(RunContext& ctx) {
-    SurfaceForce f;
-    try {
-      f = surface_force(ctx.sys, ctx.sys.download_solution(ctx.intg.current()), boundary_);
-    } catch (const UserError& e) {
-      throw UserError(ctx.kase.cfg.filename() + ": [" + section_ + "]: " + e.what());
-    }
+    const auto t0 = std::chrono::steady_clock::now();
+    gather_->download(ctx.intg.current());
+    const SurfaceForce f = surface_force(
+        ctx.sys, [this](int g, int64_t e) { return gather_->values(g, e); }, boundary_);
+    sample_s_.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     const double t = ctx.intg.state().t;
     char b[64];
     std::snprintf(b, sizeof b, "%lld,%.10g", (long long)ctx.intg.state().nsteps, t);
@@ -281,6 +301,15 @@ class Forces : public Plugin {
            fmt(",%.10g", qref_) + fmt(",%.10g", aref_) + fmt(",%.10g", lref_) + "," + s.note + "\n";
     write_text_atomically(summary_, csv);
     ctx.report.push_back("forces on " + boundary_ + ": " + refs_);
+    if (!sample_s_.empty()) {
+      // What a sample costs: the boundary elements' gather, their download and the integral.
+      std::vector<double> s = sample_s_;
+      std::nth_element(s.begin(), s.begin() + std::ptrdiff_t(s.size() / 2), s.end());
+      ctx.report.push_back("  " + std::to_string(sample_s_.size()) + " samples, median " +
+                           fmt("%.3g", s[s.size() / 2] * 1e3) + " ms each, " +
+                           std::to_string(gather_->bytes()) + " bytes downloaded each (the " +
+                           std::to_string(gather_->nelements()) + " elements on the boundary)");
+    }
     ctx.report.push_back("  t " + fmt("%.6g", s.t0) + " to " + fmt("%.6g", s.t1) + ": mean Cd " +
                          fmt("%.5g", s.mean_cd) + ", rms Cl " + fmt("%.5g", s.rms_cl) +
                          (s.cycles_found ? ", St " + st + " over " + std::to_string(s.ncycles) + " cycles"
@@ -293,6 +322,8 @@ class Forces : public Plugin {
   std::filesystem::path file_, summary_;
   std::string refs_;
   HistoryFile hist_;
+  std::unique_ptr<ElementGather> gather_;
+  std::vector<double> sample_s_;  // wall seconds of each sample
   ForceStatsOptions stats_;
   double qref_ = 1, aref_ = 1, lref_ = 1, uref_ = 1;
   std::vector<double> t_, cd_, cl_;

@@ -5,7 +5,8 @@
 // included: solver/system/locate); a point in no element stops the run before its first step.
 // Values are the element's own polynomial at the point (its nodal basis), gradients that
 // polynomial's physical gradient (solver/system/gradients), so a solution the elements
-// represent exactly is sampled exactly.
+// represent exactly is sampled exactly. Only the located elements' solution is read: gathered
+// on the device and downloaded (element_gather.hpp), never the whole solution.
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -15,6 +16,7 @@
 #include "solver/physics/primitive.hpp"
 #include "solver/plugins/history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
+#include "solver/system/element_gather.hpp"
 #include "solver/system/gradients.hpp"
 #include "solver/system/locate.hpp"
 
@@ -73,6 +75,9 @@ class Sampler : public Plugin {
       if (loc_[i].group < 0)
         throw UserError(where_ + ": point " + std::to_string(i) + " " + fmt_point(pts_[i], nd) +
                         " lies in no element of the mesh");
+    std::vector<std::pair<int, int64_t>> eles;
+    for (const auto& l : loc_) eles.emplace_back(l.group, l.elem);
+    gather_ = std::make_unique<ElementGather>(ctx.sys, eles);
     // Each point's row of its element's nodal basis, once.
     const auto& ops = ctx.sys.operators();
     for (std::size_t i = 0; i < pts_.size(); ++i) {
@@ -115,7 +120,7 @@ class Sampler : public Plugin {
   void sample(RunContext& ctx) {
     const int nd = ctx.sys.ndims(), nv = ctx.sys.nvars();
     const double gamma = ctx.sys.config().phys.gamma;
-    const auto soln = ctx.sys.download_solution(ctx.intg.current());
+    gather_->download(ctx.intg.current());
     const auto& ops = ctx.sys.operators();
     std::vector<double> q(std::size_t(nv), 0.0), dq(std::size_t(nd * nv), 0.0), grad;
     char b[64];
@@ -124,7 +129,7 @@ class Sampler : public Plugin {
       const auto g = std::size_t(loc_[i].group);
       const auto e = std::size_t(loc_[i].elem);
       const int nupts = ops[g].nupts;
-      const double* s = &soln[g][e * std::size_t(nv * nupts)];
+      const double* s = gather_->values(loc_[i].group, loc_[i].elem);
       const auto& lrow = rows_[i];
       for (int v = 0; v < nv; ++v) {
         double x = 0;
@@ -175,6 +180,7 @@ class Sampler : public Plugin {
   std::vector<Location> loc_;
   std::vector<std::vector<double>> rows_;
   HistoryFile hist_;
+  std::unique_ptr<ElementGather> gather_;
 };
 
 }  // namespace

@@ -316,6 +316,9 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
 }
 
 bool System::uniform_metrics(std::size_t g) const { return impl_->affine.at(g); }
+kernels::Buffer& System::arena() { return *impl_->arena; }
+std::size_t System::register_offset(int reg) const { return impl_->reg_off.at(std::size_t(reg)); }
+std::size_t System::soa_width() const { return impl_->soa; }
 
 System::~System() = default;
 

@@ -64,6 +64,12 @@ class System {
   // Whether group g's kernels read its metric terms from one point row (affine elements).
   bool uniform_metrics(std::size_t g) const;
   kernels::Backend& backend() { return be_; }
+  // For kernels outside the RHS that read registers through views (element_gather.hpp): the
+  // arena holding every register, where register `reg` starts in it (in values of the run's
+  // precision), and the AoSoA width of the panels.
+  kernels::Buffer& arena();
+  std::size_t register_offset(int reg) const;
+  std::size_t soa_width() const;
 
   // Enqueues u[fout] = du/dt of u[uin] at time t.
   void rhs(double t, int uin, int fout);

@@ -4,9 +4,9 @@ tangential velocity is cos(theta) - cos(a(r)), a(r) = 55 - 100 (r - 0.5) degrees
 from the rear point to a(r)), so the rings read 54.5, 54 and 53 degrees and the separation
 extrapolated to the wall is 55 degrees. An earlier sample (t = 10) has its crossings elsewhere (x = 3.1,
 70 degrees): the last sample alone and the mean from --tstart 20 ignore it, the mean from
---tstart 0 does not.
+--tstart 0 does not. tools/plot-wake (PLOT) finds the same Lw/D on the axis and draws it.
 
-usage: cylinder_wake_synthetic.py TOOL WORKDIR
+usage: cylinder_wake_synthetic.py TOOL WORKDIR [PLOT]
 """
 import math
 import os
@@ -40,4 +40,11 @@ for args, want in (([], True), (['--tstart', '20'], True), (['--tstart', '0'], F
     th = float(out.split('separation angle = ')[1].split()[0])
     # Linear interpolation between samples 0.05 apart (axis) and 2.5 degrees apart (ring).
     ok = ok and (abs(lw - 1.6) < 1e-3 and abs(th - 55.0) < 0.05) == want
+if len(sys.argv) > 3:
+    png = os.path.join(work, 'wake.png')
+    r = subprocess.run([sys.executable, sys.argv[3], path + '=synthetic', '--tstart', '20',
+                        '--png', png], capture_output=True, text=True)
+    print(r.stdout.strip(), r.stderr.strip())
+    ok = ok and r.returncode == 0 and abs(float(r.stdout.split('Lw/D = ')[1].split()[0]) - 1.6) < 1e-3
+    ok = ok and 'min u -2.40' in r.stdout and 'at x = 0.55;' in r.stdout and os.path.getsize(png) > 1000
 sys.exit(0 if ok else 1)
