@@ -11,7 +11,7 @@
 #include "operators/error.hpp"
 #include "solver/config/expression.hpp"
 #include "solver/plugins/force_stats.hpp"
-#include "solver/plugins/history.hpp"
+#include "solver/plugins/sampled_history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/system/element_gather.hpp"
 #include "solver/system/gradients.hpp"
@@ -180,13 +180,11 @@ std::string fmt(const char* f, double x) {
   return b;
 }
 
-class Forces : public Plugin {
+class Forces : public SampledHistory {
  public:
-  Forces(const Case& k, std::string boundary)
-      : boundary_(std::move(boundary)),
-        section_("plugins.forces." + boundary_),
-        nsteps_(k.cfg.integer(section_, "nsteps")),
-        flushsteps_(k.cfg.integer(section_, "flushsteps")),
+  Forces(const Case& k, const std::string& boundary)
+      : SampledHistory(k.cfg, "plugins.forces." + boundary),
+        boundary_(boundary),
         file_(k.cfg.str(section_, "file").empty() ? "forces-" + boundary_ + ".csv"
                                                    : k.cfg.str(section_, "file")) {
     summary_ = file_.parent_path() / (file_.stem().string() + "-summary.csv");
@@ -212,24 +210,13 @@ class Forces : public Plugin {
     for (const char* part : {"p", "v"})
       for (int d = 0; d < nd; ++d) head += std::string(",") + part + ax[d];
     head += nd == 3 ? ",cd,cl,cz" : ",cd,cl";
-    const int64_t n = ctx.intg.state().nsteps;
-    hist_.open(file_, head, ctx.restarted ? n : -1, flushsteps_,
-               ctx.kase.cfg.filename() + ": [" + section_ + "]");
+    open_history(ctx, file_, head);
     // The statistics at the end cover the whole history, the earlier runs' part included.
     for (const auto& r : hist_.kept())
       keep(history_row_field(r, 1), history_row_field(r, 2 + 2 * std::size_t(nd)),
            history_row_field(r, 3 + 2 * std::size_t(nd)));
-    // On the same steps as a run never restarted, each step once (the earlier run's row at the
-    // restart step stays). A fresh run samples its initial state; this also checks the
-    // boundary exists before the first step.
-    if (n % nsteps_ == 0 && !hist_.has_row_at(n)) sample(ctx);
+    sample_start(ctx);
   }
-  void after_step(RunContext& ctx) override {
-    const int64_t n = ctx.intg.state().nsteps;
-    if (n % nsteps_ == 0) sample(ctx);
-    hist_.step(n);
-  }
-  void flush(RunContext&) override { hist_.flush(); }
   void finish(RunContext& ctx) override {
     hist_.close();
     summarise(ctx);
@@ -263,7 +250,7 @@ class Forces : public Plugin {
             ", D = " + fmt("%.6g", lref_) + (c.has(section_, "ref-length") ? " (ref-length)" : "");
   }
 
-  void sample(RunContext& ctx) {
+  void sample(RunContext& ctx) override {
     const auto t0 = std::chrono::steady_clock::now();
     gather_->download(ctx.intg.current());
     const SurfaceForce f = surface_force(
@@ -317,11 +304,9 @@ class Forces : public Plugin {
                          " (" + summary_.string() + ")");
   }
 
-  std::string boundary_, section_;
-  int64_t nsteps_, flushsteps_;
+  std::string boundary_;
   std::filesystem::path file_, summary_;
   std::string refs_;
-  HistoryFile hist_;
   std::unique_ptr<ElementGather> gather_;
   std::vector<double> sample_s_;  // wall seconds of each sample
   ForceStatsOptions stats_;

@@ -14,7 +14,7 @@
 #include "operators/error.hpp"
 #include "operators/nodal.hpp"
 #include "solver/plugins/expr_integrals.hpp"
-#include "solver/plugins/history.hpp"
+#include "solver/plugins/sampled_history.hpp"
 #include "solver/plugins/integrals.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 
@@ -85,13 +85,10 @@ std::vector<double> residual_norms(const System& sys, const std::vector<std::vec
 }
 
 namespace {
-class Integrals : public Plugin {
+class Integrals : public SampledHistory {
  public:
   explicit Integrals(const Case& k)
-      : nsteps_(k.cfg.integer("plugins.integrals", "nsteps")),
-        flushsteps_(k.cfg.integer("plugins.integrals", "flushsteps")),
-        file_(k.cfg.str("plugins.integrals", "file")),
-        exprs_(k) {}
+      : SampledHistory(k.cfg, "plugins.integrals"), file_(k.cfg.str("plugins.integrals", "file")), exprs_(k) {}
   std::string name() const override { return "integrals"; }
   void start(RunContext& ctx) override {
     weights_ = group_weights(ctx.sys);  // once: each is a Vandermonde inverse
@@ -99,26 +96,19 @@ class Integrals : public Plugin {
     for (int v = 0; v < ctx.sys.nvars(); ++v) head += ",total_u" + std::to_string(v);
     for (int v = 0; v < ctx.sys.nvars(); ++v) head += ",resid_u" + std::to_string(v);
     for (const auto& name : exprs_.names()) head += ",int_" + name;
-    const int64_t n = ctx.intg.state().nsteps;
-    hist_.open(file_, head, ctx.restarted ? n : -1, flushsteps_,
-               ctx.kase.cfg.filename() + ": [plugins.integrals]");
-    // The same steps as a run never restarted, each once: the earlier run's row at the
-    // restart step (with its residual) stays; a fresh run samples its initial state.
-    if (n % nsteps_ == 0 && !hist_.has_row_at(n)) sample(ctx);
-    if ((n + 1) % nsteps_ == 0) keep(ctx);
+    open_history(ctx, file_, head);
+    // The earlier run's row at the restart step keeps its residual.
+    sample_start(ctx);
+    if ((ctx.intg.state().nsteps + 1) % nsteps_ == 0) keep(ctx);
   }
   void after_step(RunContext& ctx) override {
-    const int64_t n = ctx.intg.state().nsteps;
-    if (n % nsteps_ == 0) sample(ctx);
+    SampledHistory::after_step(ctx);
     // The solution one step before the next sample, for its residual.
-    if ((n + 1) % nsteps_ == 0) keep(ctx);
-    hist_.step(n);
+    if ((ctx.intg.state().nsteps + 1) % nsteps_ == 0) keep(ctx);
   }
-  void flush(RunContext&) override { hist_.flush(); }
-  void finish(RunContext&) override { hist_.close(); }
 
  private:
-  void sample(RunContext& ctx) {
+  void sample(RunContext& ctx) override {
     char b[64];
     std::snprintf(b, sizeof b, "%lld,%.10g", (long long)ctx.intg.state().nsteps, ctx.intg.state().t);
     std::string csv = b;
@@ -153,9 +143,7 @@ class Integrals : public Plugin {
   std::vector<std::vector<double>> prev_;
   double prev_t_ = 0;
   int64_t prev_n_ = -1;
-  int64_t nsteps_, flushsteps_;
   std::filesystem::path file_;
-  HistoryFile hist_;
   std::vector<std::vector<double>> weights_;
   ExpressionIntegrals exprs_;
 };

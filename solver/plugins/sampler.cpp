@@ -14,7 +14,7 @@
 #include "operators/error.hpp"
 #include "operators/nodal.hpp"
 #include "solver/physics/primitive.hpp"
-#include "solver/plugins/history.hpp"
+#include "solver/plugins/sampled_history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/system/element_gather.hpp"
 #include "solver/system/gradients.hpp"
@@ -33,11 +33,10 @@ std::string fmt_point(const std::array<double, 3>& p, int nd) {
   return b;
 }
 
-class Sampler : public Plugin {
+class Sampler : public SampledHistory {
  public:
   explicit Sampler(const Case& k)
-      : nsteps_(k.cfg.integer(kSection, "nsteps")),
-        flushsteps_(k.cfg.integer(kSection, "flushsteps")),
+      : SampledHistory(k.cfg, kSection),
         file_(k.cfg.str(kSection, "file")),
         primitive_(k.cfg.str(kSection, "format") == "primitive"),
         gradients_(k.cfg.boolean(kSection, "gradients")) {
@@ -100,24 +99,12 @@ class Sampler : public Plugin {
     if (gradients_)
       for (const auto& v : vars)
         for (int c = 0; c < nd; ++c) head += ",grad_" + v + "_" + axes[c];
-    const int64_t n = ctx.intg.state().nsteps;
-    hist_.open(file_, head, ctx.restarted ? n : -1, flushsteps_,
-               ctx.kase.cfg.filename() + ": [" + kSection + "]");
-    // A fresh run samples its initial state; a restart keeps the earlier run's sample there.
-    if (n % nsteps_ == 0 && !hist_.has_row_at(n)) sample(ctx);
+    open_history(ctx, file_, head);
+    sample_start(ctx);
   }
-
-  void after_step(RunContext& ctx) override {
-    const int64_t n = ctx.intg.state().nsteps;
-    if (n % nsteps_ == 0) sample(ctx);
-    hist_.step(n);
-  }
-
-  void flush(RunContext&) override { hist_.flush(); }
-  void finish(RunContext&) override { hist_.close(); }
 
  private:
-  void sample(RunContext& ctx) {
+  void sample(RunContext& ctx) override {
     const int nd = ctx.sys.ndims(), nv = ctx.sys.nvars();
     const double gamma = ctx.sys.config().phys.gamma;
     gather_->download(ctx.intg.current());
@@ -172,14 +159,12 @@ class Sampler : public Plugin {
     }
   }
 
-  int64_t nsteps_, flushsteps_;
   std::filesystem::path file_;
   bool primitive_, gradients_;
   std::string where_;
   std::vector<std::array<double, 3>> pts_;
   std::vector<Location> loc_;
   std::vector<std::vector<double>> rows_;
-  HistoryFile hist_;
   std::unique_ptr<ElementGather> gather_;
 };
 
