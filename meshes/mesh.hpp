@@ -15,9 +15,12 @@ namespace frmini::meshes {
 using Affine = std::array<double, 16>;
 
 struct FaceLink {
-  enum Kind : int32_t { unset = -1, internal = 0, boundary = 1, periodic = 2 };
+  // remote: the neighbour lies on another part of a partitioned mesh (meshes/mesh_part.hpp;
+  // only in a part's mesh, never in a mesh file).
+  enum Kind : int32_t { unset = -1, internal = 0, boundary = 1, periodic = 2, remote = 3 };
   int32_t kind = unset;
-  int32_t index = -1;      // internal/periodic: neighbour's group index; boundary: boundary index
+  int32_t index = -1;      // internal/periodic: neighbour's group index; boundary: boundary
+                           // index; remote: index into MeshPart::remote
   int32_t elem = -1;       // neighbour element within its group (-1 for a boundary)
   int32_t face = -1;       // neighbour's face number (PyFR numbering; -1 for a boundary)
   int32_t transform = -1;  // periodic: Mesh::transforms[t] maps this face onto its partner

@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <tuple>
+#include <map>
 #include <sstream>
+#include <string>
+#include <tuple>
 
 #include "operators/error.hpp"
 
@@ -75,6 +77,32 @@ void add_normal(std::vector<double>& nrm, std::vector<double>& magn, const Group
   magn.push_back(l);
 }
 
+// For each point of xl (n points of nd coordinates) the point of xr at the same place, each
+// taken once; empty if some point has none. The tolerance is relative to the face's extent and
+// distance from the origin (faces of a single point, p = 0 in 2D, have no extent).
+std::vector<int> pair_points(const std::vector<double>& xl, const std::vector<double>& xr, int n, int nd) {
+  double size = 0;
+  for (int i = 0; i < n; ++i)
+    for (int c = 0; c < nd; ++c)
+      size = std::max({size, std::abs(xl[i * nd + c] - xl[c]), std::abs(xl[i * nd + c])});
+  const double tol = 1e-6 * std::max(size, 1e-300);
+  std::vector<int> match(static_cast<std::size_t>(n));
+  std::vector<char> taken(std::size_t(n), 0);
+  for (int i = 0; i < n; ++i) {
+    int best = -1;
+    double bd = 0;
+    for (int j = 0; j < n; ++j) {
+      double d = 0;
+      for (int c = 0; c < nd; ++c) d += std::pow(xl[i * nd + c] - xr[j * nd + c], 2);
+      if (best < 0 || d < bd) best = j, bd = d;
+    }
+    if (std::sqrt(bd) > tol || taken[std::size_t(best)]) return {};
+    taken[std::size_t(best)] = 1;
+    match[std::size_t(i)] = best;
+  }
+  return match;
+}
+
 }  // namespace
 
 Interfaces build_interfaces(const meshes::Mesh& mesh, const std::vector<GroupGeometry>& geos,
@@ -97,6 +125,7 @@ Interfaces build_interfaces(const meshes::Mesh& mesh, const std::vector<GroupGeo
       for (int f = 0; f < grp.nfaces; ++f) {
         const auto& link = grp.link(e, f);
         auto [f0, nf] = ranges[g][f];
+        if (link.kind == meshes::FaceLink::remote) continue;
         if (link.kind == meshes::FaceLink::boundary) {
           auto& bi = out.boundaries[link.index];
           for (int i = f0; i < f0 + nf; ++i) {
@@ -121,7 +150,6 @@ Interfaces build_interfaces(const meshes::Mesh& mesh, const std::vector<GroupGeo
                           " have different numbers of flux points");
         // Left points, moved onto the right face by the periodic transform if there is one.
         std::vector<double> xl(std::size_t(nf) * nd), xr(std::size_t(nf) * nd);
-        double size = 0;
         for (int i = 0; i < nf; ++i) {
           double p[3] = {0, 0, 0};
           for (int c = 0; c < nd; ++c) p[c] = at(geo.ploc_fpts, geo, f0 + i, c, e);
@@ -136,25 +164,12 @@ Interfaces build_interfaces(const meshes::Mesh& mesh, const std::vector<GroupGeo
             xr[i * nd + c] = at(rgeo.ploc_fpts, rgeo, r0 + i, c, re);
           }
         }
-        // Tolerance relative to the face's extent and its distance from the origin (faces of
-        // a single point, p = 0 in 2D, have no extent).
-        for (int i = 0; i < nf; ++i)
-          for (int c = 0; c < nd; ++c)
-            size = std::max({size, std::abs(xl[i * nd + c] - xl[c]), std::abs(xl[i * nd + c])});
-        const double tol = 1e-6 * std::max(size, 1e-300);
-        std::vector<char> taken(nf, 0);
+        const std::vector<int> match = pair_points(xl, xr, nf, nd);
+        if (match.empty())
+          throw UserError("mesh: the flux points of " + where(mesh, g, e, f) + " and " +
+                          where(mesh, rg, re, rf) + " do not coincide (non-conforming faces)");
         for (int i = 0; i < nf; ++i) {
-          int best = -1;
-          double bd = 0;
-          for (int j = 0; j < nf; ++j) {
-            double d = 0;
-            for (int c = 0; c < nd; ++c) d += std::pow(xl[i * nd + c] - xr[j * nd + c], 2);
-            if (best < 0 || d < bd) best = j, bd = d;
-          }
-          if (std::sqrt(bd) > tol || taken[best])
-            throw UserError("mesh: the flux points of " + where(mesh, g, e, f) + " and " +
-                            where(mesh, rg, re, rf) + " do not coincide (non-conforming faces)");
-          taken[best] = 1;
+          const int best = match[std::size_t(i)];
           out.internal.left.push_back({g, f0 + i, e});
           out.internal.right.push_back({rg, r0 + best, re});
           add_normal(out.internal.nrm, out.internal.magn, geo, f0 + i, e);
@@ -163,6 +178,107 @@ Interfaces build_interfaces(const meshes::Mesh& mesh, const std::vector<GroupGeo
   }
   stream_order(out.internal, true);
   for (auto& b : out.boundaries) stream_order(b, false);
+  return out;
+}
+
+namespace {
+
+struct SharedFace {
+  const meshes::RemoteFace* r;
+  bool me_left;                          // this side is the one-part run's left side
+  int set;                               // 0: the left side is on the lower part
+  std::tuple<int32_t, int32_t, int64_t> key;  // the left side's global face, group, element
+};
+
+// Per neighbouring part, the faces shared with it in the order both parts list them.
+std::map<int, std::vector<SharedFace>> shared_faces(const meshes::MeshPart& part) {
+  std::map<int, std::vector<SharedFace>> out;
+  for (const auto& r : part.remote) {
+    const auto mine = std::tuple(r.face, r.ggroup, r.gelem);
+    const auto theirs = std::tuple(r.nbr_face, r.nbr_ggroup, r.nbr_gelem);
+    const bool me_left = mine < theirs;
+    const int left_part = me_left ? part.part : r.part;
+    out[r.part].push_back({&r, me_left, left_part == std::min(part.part, r.part) ? 0 : 1,
+                           me_left ? mine : theirs});
+  }
+  for (auto& [p, faces] : out)
+    std::sort(faces.begin(), faces.end(), [](const SharedFace& a, const SharedFace& b) {
+      return std::tie(a.set, a.key) < std::tie(b.set, b.key);
+    });
+  return out;
+}
+
+}  // namespace
+
+std::map<int, std::vector<double>> mpi_face_positions(const meshes::MeshPart& part,
+                                                      const std::vector<GroupGeometry>& geos,
+                                                      const std::vector<std::vector<int>>& fpts_face) {
+  const int nd = part.mesh.ndims;
+  std::map<int, std::vector<double>> out;
+  for (const auto& [p, faces] : shared_faces(part)) {
+    auto& x = out[p];
+    for (const auto& sf : faces) {
+      if (!sf.me_left) continue;
+      const auto& geo = geos[std::size_t(sf.r->group)];
+      const auto [f0, nf] = face_ranges(fpts_face[std::size_t(sf.r->group)])[std::size_t(sf.r->face)];
+      for (int i = f0; i < f0 + nf; ++i)
+        for (int c = 0; c < nd; ++c) x.push_back(at(geo.ploc_fpts, geo, i, c, sf.r->elem));
+    }
+  }
+  return out;
+}
+
+std::vector<MpiInterfaces> build_mpi_interfaces(const meshes::MeshPart& part,
+                                                const std::vector<GroupGeometry>& geos,
+                                                const std::vector<std::vector<int>>& fpts_face,
+                                                const std::map<int, std::vector<double>>& received) {
+  const int nd = part.mesh.ndims;
+  std::vector<std::vector<std::pair<int, int>>> ranges;
+  for (const auto& ff : fpts_face) ranges.push_back(face_ranges(ff));
+  std::vector<MpiInterfaces> out;
+  for (const auto& [p, faces] : shared_faces(part)) {
+    MpiInterfaces mi;
+    mi.part = p, mi.ndims = nd, mi.lower = part.part < p;
+    auto it = received.find(p);
+    const std::vector<double> none;
+    const std::vector<double>& xl_all = it == received.end() ? none : it->second;
+    std::size_t off = 0;
+    for (const auto& sf : faces) {
+      const int g = sf.r->group;
+      const int64_t e = sf.r->elem;
+      const auto& geo = geos[std::size_t(g)];
+      const auto [f0, nf] = ranges[std::size_t(g)][std::size_t(sf.r->face)];
+      std::vector<int> order(static_cast<std::size_t>(nf));
+      for (int i = 0; i < nf; ++i) order[std::size_t(i)] = i;
+      if (!sf.me_left) {
+        // The left side's points, as the other part sent them; this side's paired to them.
+        if (xl_all.size() < off + std::size_t(nf * nd))
+          throw UserError("mpi: part " + std::to_string(p) + " sent fewer flux-point positions than "
+                          "the faces it shares with part " + std::to_string(part.part) + " have");
+        std::vector<double> xl(xl_all.begin() + std::ptrdiff_t(off),
+                               xl_all.begin() + std::ptrdiff_t(off + std::size_t(nf * nd)));
+        off += std::size_t(nf * nd);
+        std::vector<double> xr(std::size_t(nf * nd));
+        for (int i = 0; i < nf; ++i)
+          for (int c = 0; c < nd; ++c) xr[std::size_t(i * nd + c)] = at(geo.ploc_fpts, geo, f0 + i, c, e);
+        order = pair_points(xl, xr, nf, nd);
+        if (order.empty())
+          throw UserError("mpi: the flux points of " + where(part.mesh, g, e, sf.r->face) + " on part " +
+                          std::to_string(part.part) + " and of its neighbour on part " +
+                          std::to_string(p) + " do not coincide");
+      }
+      for (int i = 0; i < nf; ++i) {
+        const int fpt = f0 + order[std::size_t(i)];
+        mi.left.push_back({g, fpt, e});
+        add_normal(mi.nrm, mi.magn, geo, fpt, e);
+      }
+      if (sf.set == 0) mi.nfirst = mi.left.size();
+    }
+    if (off != xl_all.size())
+      throw UserError("mpi: part " + std::to_string(p) + " sent more flux-point positions than the "
+                      "faces it shares with part " + std::to_string(part.part) + " have");
+    out.push_back(std::move(mi));
+  }
   return out;
 }
 

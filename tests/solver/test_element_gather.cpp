@@ -2,38 +2,20 @@
 // downloaded solution, for any register, element type and precision; the forces from the
 // gathered wall elements equal the forces from the whole solution.
 #include <cmath>
-#include <filesystem>
-#include <unistd.h>
 
 #include "kernels/backend.hpp"
-#include "meshes/generators.hpp"
-#include "meshes/gmsh_import.hpp"
-#include "meshes/connectivity.hpp"
 #include "meshes/mesh.hpp"
 #include "solver/plugins/forces.hpp"
 #include "solver/system/element_gather.hpp"
 #include "solver/system/system.hpp"
 #include "tests/frmini_catch.hpp"
+#include "tests/support/generated_mesh.hpp"
 #include "tests/support/backends.hpp"
 
 using namespace frmini;
 
 namespace {
 
-meshes::Mesh generated_mesh(const std::string& name, bool mixed) {
-  auto dir = std::filesystem::temp_directory_path() / ("frmini-gather-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  meshes::GeneratorOptions g;
-  g.name = name;
-  g.out = (dir / (name + ".msh")).string();
-  g.mixed = mixed;
-  g.scale = 0.25;
-  if (name == "box-mixed3d") g.n = {2, 2, 4};
-  meshes::generate_mesh(g);
-  auto m = meshes::build_mesh(meshes::read_gmsh(g.out));
-  std::filesystem::remove_all(dir);
-  return m;
-}
 
 // Register k: a different value at every (group, element, variable, point), a valid state.
 std::vector<std::vector<double>> pattern(const solver::System& sys, int k) {
@@ -56,7 +38,7 @@ std::vector<std::vector<double>> pattern(const solver::System& sys, int k) {
 
 TEST_CASE("gathered elements equal the downloaded solution on every element type and register") {
   for (const auto& [name, mixed] : {std::pair<std::string, bool>{"box-mixed3d", false}, {"cylinder2d", true}}) {
-    auto mesh = generated_mesh(name, mixed);
+    const auto& mesh = test::generated_mesh(name, mixed);
     for (const auto& bname : test::cpu_and_opencl())
       for (auto prec : {kernels::Precision::double_, kernels::Precision::single}) {
         INFO(name << " on " << bname << (prec == kernels::Precision::double_ ? " double" : " single"));
@@ -113,7 +95,7 @@ TEST_CASE("gathered elements equal the downloaded solution on every element type
 }
 
 TEST_CASE("forces from the gathered wall elements equal the forces from the whole solution") {
-  auto mesh = generated_mesh("cylinder2d", true);
+  const auto& mesh = test::generated_mesh("cylinder2d", true);
   for (const auto& bname : test::cpu_and_opencl()) {
     INFO(bname);
     auto be = kernels::make_backend(bname);

@@ -9,6 +9,7 @@
 #include "tests/frmini_catch.hpp"
 #include "tests/support/backends.hpp"
 #include "tests/support/box_mesh.hpp"
+#include "tests/support/generated_mesh.hpp"
 
 using namespace frmini;
 
@@ -280,17 +281,8 @@ TEST_CASE("the opencl backend matches the cpu backend after 20 steps (Euler and 
 
 namespace {
 
-meshes::Mesh generated(const std::string& name, bool mixed) {
-  auto dir = std::filesystem::temp_directory_path() / ("frmini-sys-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  meshes::GeneratorOptions g;
-  g.name = name;
-  g.out = (dir / (name + ".msh")).string();
-  g.mixed = mixed;
-  g.scale = 0.25;
-  if (name == "box-mixed3d") g.n = {2, 2, 4};
-  meshes::generate_mesh(g);
-  return meshes::build_mesh(meshes::read_gmsh(g.out));
+const meshes::Mesh& generated(const std::string& name, bool mixed) {
+  return test::generated_mesh(name, mixed);
 }
 
 void check_free_stream(const meshes::Mesh& mesh, const std::map<std::string, solver::BcSpec>& bcs,
