@@ -6,6 +6,7 @@
 #include "solver/config/schema.hpp"
 #include "solver/export/export.hpp"
 #include "solver/io/solution_file.hpp"
+#include "solver/comm/comm.hpp"
 #include "solver/run/runner.hpp"
 
 namespace frmini::cli {
@@ -68,11 +69,19 @@ int run(const std::vector<std::string>& argv, bool restart) {
     o.restart = &sf;
     o.restart_path = a.get("solution");
   }
+  auto& comm = solver::comm::world();
   try {
     solver::run_case(k, o);
   } catch (const solver::Interrupted& i) {
-    std::cerr << "frmini: " << i.what() << "\n";
+    if (comm.rank() == 0) std::cerr << "frmini: " << i.what() << "\n";
     return 128 + i.signal;
+  } catch (const DivergedError&) {
+    throw;  // every rank stops on it (main: the rank that found it says where)
+  } catch (const std::exception& e) {
+    if (comm.size() == 1 || !solver::in_time_loop()) throw;
+    // One rank's failure in the time loop: the others would wait for it.
+    std::cerr << "frmini: error: rank " << comm.rank() << ": " << e.what() << "\n";
+    comm.abort(dynamic_cast<const UserError*>(&e) ? 2 : 1);
   }
   return 0;
 }

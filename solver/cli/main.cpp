@@ -9,6 +9,7 @@
 #include "operators/error.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
+#include "solver/comm/comm.hpp"
 
 namespace frmini::cli {
 
@@ -53,7 +54,32 @@ const std::vector<Command>& commands() { return registry(); }
 
 }  // namespace frmini::cli
 
+namespace {
+
+// Over several ranks every rank meets the same error in what all of them read (case file,
+// mesh, restart file): rank 0 says it once. A rank that holds a diverged value or an internal
+// error says so itself; "on another rank" is the echo of one of those.
+bool says_it(const std::exception& e, bool user_error) {
+  auto& comm = frmini::solver::comm::world();
+  if (comm.size() == 1) return true;
+  if (std::string(e.what()).find("on another rank") != std::string::npos) return false;
+  return comm.rank() == 0 || !user_error || dynamic_cast<const frmini::solver::comm::PartError*>(&e);
+}
+
+int run_command(int argc, char** argv);
+
+}  // namespace
+
 int main(int argc, char** argv) {
+  frmini::solver::comm::init(&argc, &argv);
+  const int status = run_command(argc, argv);
+  frmini::solver::comm::finalize();
+  return status;
+}
+
+namespace {
+
+int run_command(int argc, char** argv) {
   using namespace frmini;
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
@@ -77,13 +103,15 @@ int main(int argc, char** argv) {
     std::cout << h.text;
     return 0;
   } catch (const DivergedError& e) {
-    std::cerr << "frmini: error: " << e.what() << "\n";
+    if (says_it(e, false)) std::cerr << "frmini: error: " << e.what() << "\n";
     return 3;
   } catch (const UserError& e) {
-    std::cerr << "frmini: error: " << e.what() << "\n";
+    if (says_it(e, true)) std::cerr << "frmini: error: " << e.what() << "\n";
     return 2;
   } catch (const std::exception& e) {
-    std::cerr << "frmini: internal error: " << e.what() << "\n";
+    if (says_it(e, false)) std::cerr << "frmini: internal error: " << e.what() << "\n";
     return 1;
   }
 }
+
+}  // namespace

@@ -9,7 +9,16 @@
 #include <string>
 #include <vector>
 
+#include "operators/error.hpp"
+
 namespace frmini::solver::comm {
+
+// A user error in this rank's part only (a non-physical initial state there): over several
+// ranks this rank says it, where an error every rank meets alike is said by rank 0 alone; the
+// other ranks meet an error that says "on another rank" and say nothing.
+struct PartError : UserError {
+  using UserError::UserError;
+};
 
 class Comm {
  public:

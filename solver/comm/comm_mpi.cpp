@@ -1,5 +1,8 @@
 // MPI_COMM_WORLD, when the process was started by an MPI launcher; one rank otherwise (a
 // frmini built with MPI runs alone without touching MPI, so it needs no launcher).
+// The C API only: the deprecated C++ bindings would need their own library.
+#define OMPI_SKIP_MPICXX 1
+#define MPICH_SKIP_MPICXX 1
 #include <mpi.h>
 
 #include <cstdlib>

@@ -64,7 +64,11 @@ class NanCheck : public Plugin {
  private:
   void check(RunContext& ctx) {
     const int reg = ctx.intg.current();
-    if (!ctx.sys.finite(reg)) require_finite(ctx, ctx.sys.download_solution(reg), "nancheck");
+    if (ctx.sys.finite(reg)) return;  // over every rank
+    require_finite(ctx, ctx.sys.download_solution(reg), "nancheck");
+    // Several ranks: this one holds finite values; the one that does not says where.
+    throw DivergedError(ctx.dist ? "nancheck: the solution diverged on another rank"
+                                 : "nancheck: a non-finite value in the solution registers");
   }
   int64_t nsteps_;
 };

@@ -20,6 +20,8 @@
 
 namespace frmini::solver {
 
+class Distribution;
+
 struct RunContext {
   const Case& kase;
   System& sys;
@@ -39,6 +41,9 @@ struct RunContext {
   // The latest values plugins publish for the batch-log status line (forces: "<boundary>" ->
   // "Cd 1.23 Cl -0.045").
   std::map<std::string, std::string> latest;
+  // A run over several ranks (distributed.hpp): this rank's part of the mesh; nullptr on one.
+  const Distribution* dist = nullptr;
+  bool root() const;  // the rank that prints and writes files (the only one without `dist`)
 };
 
 class Plugin {

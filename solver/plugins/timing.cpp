@@ -9,6 +9,7 @@
 
 #include "solver/plugins/history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
+#include "solver/run/distributed.hpp"
 
 namespace frmini::solver {
 
@@ -64,6 +65,7 @@ class Timing : public Plugin {
   using clock = std::chrono::steady_clock;
   // `failure`: the run stopped on it (the report says so, and skips the kernel table).
   void report(RunContext& ctx, const std::string& failure = "") {
+    if (!ctx.root()) return;  // one report per run, from rank 0 (its part's kernel times)
     const auto& st = ctx.intg.state();
     std::vector<double> w;
     // The first step pays for compilation and tuning: leave it out of the statistics.
@@ -73,14 +75,17 @@ class Timing : public Plugin {
     double mean = w.empty() ? 0 : std::accumulate(w.begin(), w.end(), 0.0) / double(w.size());
     double mn = w.empty() ? 0 : *std::min_element(w.begin(), w.end());
     double med = median(w);
-    const double dofs = double(ctx.sys.ndofs());
+    const double dofs = double(ctx.sys.global_ndofs());
     const bool stopped = failure.rfind("stopped by", 0) == 0;  // a signal, not a failure
     std::printf("\nfrmini run report%s\n",
                 failure.empty() ? "" : stopped ? ": the run was interrupted" : ": the run FAILED");
     std::printf("  case            %s\n", ctx.kase.cfg.filename().c_str());
     if (!failure.empty()) std::printf("  %-15s %s\n", stopped ? "interrupted" : "failure", failure.c_str());
     std::printf("  mesh            %s:", ctx.kase.mesh_source.c_str());
-    for (const auto& l : ctx.sys.layout()) std::printf(" %lld %s", (long long)l.neles, l.etype.c_str());
+    for (const auto& g : ctx.kase.mesh.groups) std::printf(" %lld %s", (long long)g.neles, g.etype.c_str());
+    if (ctx.dist)
+      std::printf(" on %d ranks (rank 0: %lld elements)", ctx.dist->comm().size(),
+                  (long long)[&] { int64_t n = 0; for (const auto& l : ctx.sys.layout()) n += l.neles; return n; }());
     std::printf("\n  backend         %s (%s), %s precision, matmul %s\n", ctx.be.name().c_str(),
                 ctx.be.device_description().c_str(), kernels::to_string(ctx.sys.config().precision),
                 ctx.sys.config().matmul.c_str());

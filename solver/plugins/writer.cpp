@@ -15,6 +15,7 @@
 
 #include "solver/io/solution_file.hpp"
 #include "solver/plugins/plugins_internal.hpp"
+#include "solver/run/distributed.hpp"
 
 namespace frmini::solver {
 
@@ -45,16 +46,37 @@ SolutionFile solution_header(RunContext& ctx) {
   return f;
 }
 
+bool RunContext::root() const { return !dist || dist->rank() == 0; }
+
 SolutionFile current_solution(RunContext& ctx) {
   SolutionFile f = solution_header(ctx);
   f.soln = ctx.sys.download_solution(ctx.intg.current());
+  if (!ctx.dist) return f;
+  // Several ranks: the whole mesh's layout, on rank 0 (every rank takes part).
+  f.soln = ctx.dist->gather(f.soln);
+  f.etypes.clear(), f.shapes.clear();
+  if (!ctx.root()) return f;
+  for (std::size_t g = 0; g < ctx.kase.mesh.groups.size(); ++g) {
+    const auto& grp = ctx.kase.mesh.groups[g];
+    const std::size_t nv = std::size_t(ctx.sys.nvars());
+    f.etypes.push_back(grp.etype);
+    f.shapes.push_back({std::size_t(grp.neles), nv, f.soln[g].size() / (std::size_t(grp.neles) * nv)});
+  }
   return f;
 }
 
 std::string write_current_solution(RunContext& ctx, const std::filesystem::path& path) {
-  const SolutionFile f = current_solution(ctx);
   // Never a non-finite solution under a solution file's name: the previous file stays the
-  // last good one.
+  // last good one. Over several ranks every rank stops: the one holding the bad value says
+  // where it is.
+  if (ctx.dist && !ctx.sys.finite(ctx.intg.current())) {
+    require_finite(ctx, ctx.sys.download_solution(ctx.intg.current()), "writer (" + path.string() + ")");
+    throw DivergedError("writer (" + path.string() + "): the solution diverged on another rank");
+  }
+  const SolutionFile f = current_solution(ctx);
+  ++ctx.outputs;
+  ctx.last_file = path.string();
+  if (!ctx.root()) return path.string();
   require_finite(ctx, f.soln, "writer (" + path.string() + ")");
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path(), ec);
@@ -68,8 +90,6 @@ std::string write_current_solution(RunContext& ctx, const std::filesystem::path&
   } catch (const std::exception& e) {
     throw UserError(path.string() + ": cannot write the solution (" + e.what() + ")");
   }
-  ctx.last_file = path.string();
-  ++ctx.outputs;
   return path.string();
 }
 

@@ -10,13 +10,15 @@
 #include "operators/error.hpp"
 #include "solver/plugins/plugin.hpp"
 #include "solver/run/cfl.hpp"
+#include "solver/run/distributed.hpp"
 #include "solver/run/signals.hpp"
 
 namespace frmini::solver {
 
 namespace {
 
-// A restart must continue the same problem: same mesh, order, system and element types.
+// A restart must continue the same problem: same mesh, order, system and element types (the
+// file holds the whole mesh's layout whatever number of ranks wrote or reads it).
 void check_restart(const Case& k, const System& sys, const SolutionFile& f, IntegratorState& st) {
   const std::string& name = f.config_name;
   auto bad = [&](const std::string& what) {
@@ -25,11 +27,13 @@ void check_restart(const Case& k, const System& sys, const SolutionFile& f, Inte
   if (f.mesh_uuid != k.mesh.uuid) bad("belongs to another mesh (mesh UUID differs)");
   if (f.order != sys.config().order) bad("has order " + std::to_string(f.order));
   if (f.system != sys.config().phys.system) bad("is a " + f.system + " solution");
-  if (f.etypes.size() != sys.layout().size()) bad("has other element types");
-  for (std::size_t g = 0; g < f.etypes.size(); ++g)
-    if (f.etypes[g] != sys.layout()[g].etype || int64_t(f.shapes[g][0]) != sys.layout()[g].neles ||
-        int(f.shapes[g][2]) != sys.layout()[g].nupts)
-      bad("does not match the mesh's " + sys.layout()[g].etype + " elements");
+  if (f.etypes.size() != k.mesh.groups.size()) bad("has other element types");
+  for (std::size_t g = 0; g < f.etypes.size(); ++g) {
+    bool ok = f.etypes[g] == k.mesh.groups[g].etype && int64_t(f.shapes[g][0]) == k.mesh.groups[g].neles;
+    for (const auto& l : sys.layout())
+      if (l.etype == f.etypes[g]) ok = ok && int(f.shapes[g][2]) == l.nupts;
+    if (!ok) bad("does not match the mesh's " + k.mesh.groups[g].etype + " elements");
+  }
   st = f.state;
 }
 
@@ -66,6 +70,19 @@ void check_physical(const Case& k, System& sys, int reg, const std::string& sour
   }
 }
 
+// The plugins that do not yet run over several ranks (they read the solution of the whole
+// mesh or of points anywhere in it): refused before the run starts.
+void refuse_undistributed_plugins(const Case& k) {
+  std::vector<std::string> found;
+  for (const char* p : {"plugins.integrals", "plugins.sampler", "plugins.tavg", "plugins.export"})
+    if (k.cfg.has_section(p)) found.push_back(p);
+  for (const auto& b : k.cfg.subsections("plugins.forces")) found.push_back("plugins.forces." + b);
+  for (const auto& sec : found)
+        throw UserError(k.cfg.filename() + ": [" + sec + "] does not run on several ranks yet (run it "
+                        "on one, or leave the plugin out; the writer, nancheck, progress and timing "
+                        "plugins run on any number)");
+}
+
 // Where a signal's checkpoint goes: beside the writer's files if the case has a writer, else
 // in the working directory; named after the case and the step, so it overwrites nothing.
 std::filesystem::path checkpoint_path(const Case& k, int64_t nsteps) {
@@ -75,33 +92,65 @@ std::filesystem::path checkpoint_path(const Case& k, int64_t nsteps) {
   return dir / (stem + "-checkpoint-" + std::to_string(nsteps) + ".h5");
 }
 
+bool g_in_loop = false;
+
 }  // namespace
+
+bool in_time_loop() { return g_in_loop; }
 
 IntegratorState run_case(const Case& k, const RunOptions& o) {
   auto t0 = std::chrono::steady_clock::now();
+  // Several ranks (mpirun): each builds its part of the mesh; rank 0 prints and writes.
+  comm::Comm& comm = comm::world();
+  std::unique_ptr<Distribution> dist;
+  std::string note;
+  if (comm.size() > 1) {
+    refuse_undistributed_plugins(k);
+    dist = std::make_unique<Distribution>(k.mesh, comm, note);
+  }
+  const bool root = comm.rank() == 0;
   auto be = kernels::make_backend(k.backend, k.bopts);
-  System sys(*be, k.mesh, k.sys);
+  auto sysp = dist ? std::make_unique<System>(*be, dist->part(), comm, k.sys)
+                   : std::make_unique<System>(*be, k.mesh, k.sys);
+  System& sys = *sysp;
+  if (!note.empty() && root && !o.quiet) std::printf("frmini: %s\n", note.c_str());
   IntegratorState st;
   st.t = k.tstart;
   if (o.restart) check_restart(k, sys, *o.restart, st);
   auto intg = Integrator::make(sys, k.intg, st);
   if (o.restart)
-    sys.upload_solution(intg->current(), o.restart->soln);
+    sys.upload_solution(intg->current(), dist ? dist->scatter(o.restart->soln) : o.restart->soln);
   else
     k.set_initial_solution(sys, intg->current());
-  check_physical(k, sys, intg->current(),
-                 o.restart ? o.restart_path + ": the solution" : k.cfg.filename() + ": [ics]");
+  {
+    const std::string source = o.restart ? o.restart_path + ": the solution" : k.cfg.filename() + ": [ics]";
+    std::string bad;
+    try {
+      check_physical(k, sys, intg->current(), source);
+    } catch (const UserError& e) {
+      if (!dist) throw;
+      bad = e.what();
+    }
+    if (dist) {
+      double any = bad.empty() ? 0 : 1;
+      comm.max(&any, 1);
+      if (!bad.empty()) throw comm::PartError(bad);
+      if (any > 0) throw UserError(source + " gives a non-physical state on another rank");
+    }
+  }
   if (!o.quiet) {
-    const double cfl = cfl_number(sys, sys.download_solution(intg->current()), intg->state().dt);
+    double cfl = cfl_number(sys, sys.download_solution(intg->current()), intg->state().dt);
+    if (dist) comm.max(&cfl, 1);
+    if (root)
     std::printf("frmini: %s, CFL %.3g at t = %g with dt = %g (%s is stable to about %.3g%s)\n",
                 k.cfg.filename().c_str(), cfl, intg->state().t, intg->state().dt,
                 k.intg.scheme.c_str(), cfl_limit(k.intg.scheme),
                 k.intg.controller == "pi" ? "; the PI controller adapts dt" : "");
     std::fflush(stdout);
   }
-  auto plugins = make_plugins(k, o.quiet);
+  auto plugins = make_plugins(k, o.quiet || !root);
 
-  RunContext ctx{k, sys, *intg, *be, o.flags, o.quiet, 0.0, "", {}, o.restart != nullptr, 0, {}};
+  RunContext ctx{k, sys, *intg, *be, o.flags, o.quiet || !root, 0.0, "", {}, o.restart != nullptr, 0, {}, dist.get()};
   ctx.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   for (auto& p : plugins) p->start(ctx);
   // The histories' files are written once every plugin has started: a run refused before its
@@ -109,6 +158,7 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
   for (auto& p : plugins) p->flush(ctx);
   const int64_t first = intg->state().nsteps;
   StopSignals signals;
+  g_in_loop = true;
   try {
     while (intg->state().t < k.tend && (o.max_steps < 0 || intg->state().nsteps - first < o.max_steps)) {
       double tmax = k.tend;
@@ -120,7 +170,14 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
       // finds every row up to its step).
       if (ctx.outputs != outputs)
         for (auto& p : plugins) p->flush(ctx);
-      if (const int sig = signals.pending()) {
+      int sig = signals.pending();
+      if (dist) {
+        // Every rank stops after the same step (the checkpoint is written by all of them).
+        double s = sig;
+        comm.max(&s, 1);
+        sig = int(s);
+      }
+      if (sig) {
         // The step is complete: its state is a checkpoint `frmini restart` continues bit for
         // bit (the writer's own files are the same kind).
         const auto& s = intg->state();

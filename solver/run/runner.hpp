@@ -33,4 +33,9 @@ struct Interrupted : std::runtime_error {
 
 IntegratorState run_case(const Case& k, const RunOptions& o);
 
+// Whether run_case has reached its time loop: an error there, other than a divergence that
+// every rank sees, is one rank's alone, and over several ranks the others would wait for it
+// in their next exchange (cmd_run ends the whole run instead).
+bool in_time_loop();
+
 }  // namespace frmini::solver

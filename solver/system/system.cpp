@@ -1,5 +1,7 @@
 #include "solver/system/system.hpp"
 
+#include "solver/system/halo.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -102,7 +104,14 @@ std::vector<double> transpose_points(const std::vector<double>& v, std::size_t n
 }  // namespace
 
 System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
-    : be_(be), mesh_(mesh), cfg_(std::move(cfg)), impl_(std::make_unique<Impl>()) {
+    : System(be, mesh, std::move(cfg), nullptr, nullptr) {}
+
+System::System(kernels::Backend& be, const meshes::MeshPart& part, comm::Comm& comm, SystemConfig cfg)
+    : System(be, part.mesh, std::move(cfg), &part, &comm) {}
+
+System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
+               const meshes::MeshPart* part, comm::Comm* comm_arg)
+    : be_(be), mesh_(mesh), cfg_(std::move(cfg)), impl_(std::make_unique<Impl>()), comm_(comm_arg) {
   Impl& I = *impl_;
   const int nd = mesh.ndims, nv = cfg_.phys.nvars();
   if (cfg_.phys.ndims != nd) throw std::logic_error("system: physics ndims differs from mesh");
@@ -120,6 +129,7 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
     fpts_face.push_back(ops_.back().fpts_face);
   }
   ifs_ = build_interfaces(mesh, geos_, fpts_face);
+  if (part && comm_) ifs_.mpi = exchange_mpi_interfaces(*part, *comm_, geos_, fpts_face);
 
   // Boundary conditions: one for every boundary that has faces, none for a missing boundary.
   for (const auto& b : ifs_.boundaries)
@@ -127,8 +137,9 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
       throw UserError("boundary '" + b.name + "' of the mesh has no boundary condition [bcs." +
                       b.name + "]");
   for (const auto& [name, bc] : cfg_.bcs) {
-    bool found = false;
-    for (const auto& b : ifs_.boundaries) found = found || (b.name == name && b.size());
+    double found = 0;
+    for (const auto& b : ifs_.boundaries) found += (b.name == name && b.size()) ? 1 : 0;
+    if (comm_) comm_->sum(&found, 1);  // a part may hold none of a boundary's faces
     if (!found) throw UserError("[bcs." + name + "] names no boundary of the mesh");
   }
 
@@ -309,10 +320,16 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg)
     if (side >= 0) need(ifs_.internal.left);
     if (side <= 0) need(ifs_.internal.right);
     for (const auto& b : ifs_.boundaries) need(b.left);
+    // Every shared point's gradients are sent to the other part.
+    for (const auto& m : ifs_.mpi) need(m.left);
   }
 
   I.idx = be.alloc(std::max<std::size_t>(idx.size(), 1) * sizeof(int64_t));
   if (!idx.empty()) be.upload(*I.idx, 0, idx.data(), idx.size() * sizeof(int64_t));
+  if (!ifs_.mpi.empty()) halo_ = std::make_unique<Halo>(*this, ifs_.mpi, *comm_);
+  double n = double(ndofs());
+  if (comm_) comm_->sum(&n, 1);
+  global_ndofs_ = int64_t(n);
 }
 
 bool System::uniform_metrics(std::size_t g) const { return impl_->affine.at(g); }
@@ -327,6 +344,7 @@ int64_t System::ndofs() const {
   for (const auto& l : layout_) n += l.neles * l.nupts;
   return n;
 }
+
 
 namespace {
 kernels::matmul::HostMatrix host_matrix(const operators::Matrix& m) {
@@ -453,6 +471,9 @@ void System::rhs(double t, int uin, int fout) {
     run_chain(g, c);
   }
 
+  // Shared faces: this side's u goes to the other parts while this part's own interfaces run.
+  if (halo_) halo_->post_solution();
+
   if (visc) {
     // 2. LDG common solution.
     const auto& d = I.internal;
@@ -476,6 +497,7 @@ void System::rhs(double t, int uin, int fout) {
       k.set_scalar(4, t);
       k.launch(0, int64_t(bd.n));
     }
+    if (halo_) halo_->finish_conu();
     // 3. Gradients (uncorrected + correction, to physical), at the flux points, then the flux
     //    and its divergence: one chain per group.
     for (std::size_t g = 0; g < layout_.size(); ++g) {
@@ -499,6 +521,7 @@ void System::rhs(double t, int uin, int fout) {
       flux_steps(g, c);
       run_chain(g, c);
     }
+    if (halo_) halo_->post_gradients();
   }
 
   // 4. Common normal fluxes.
@@ -530,6 +553,7 @@ void System::rhs(double t, int uin, int fout) {
     k.set_scalar(targ, t);
     k.launch(0, int64_t(bd.n));
   }
+  if (halo_) halo_->finish_cflux();
 
   // 5. The correction's divergence (M3, beta 1) and the transformation to physical space.
   for (std::size_t g = 0; g < layout_.size(); ++g) {
@@ -648,7 +672,14 @@ double System::error_norm(int cur, int prev, int err, double atol, double rtol, 
   double r = be_.reduce(*I.arena, I.reg_off[err], I.reg_len, cfg_.precision,
                         l2 ? kernels::Backend::Reduction::sum
                            : kernels::Backend::Reduction::max_abs);
-  if (l2) r = std::sqrt(r / double(std::max<int64_t>(ndofs() * nv, 1)));
+  if (comm_) {
+    // NaN survives neither MPI_SUM nor MPI_MAX portably: flag it apart.
+    double v[2] = {std::isfinite(r) ? r : 0.0, std::isfinite(r) ? 0.0 : 1.0};
+    if (l2) comm_->sum(v, 1); else comm_->max(v, 1);
+    comm_->max(v + 1, 1);
+    r = v[1] > 0 ? std::nan("") : v[0];
+  }
+  if (l2) r = std::sqrt(r / double(std::max<int64_t>(global_ndofs() * nv, 1)));
   return std::isnan(r) || std::isinf(r) ? 100.0 : r;  // PyFR's answer to a NaN: reject, shrink
 }
 
@@ -656,7 +687,9 @@ bool System::finite(int reg) {
   Impl& I = *impl_;
   const double r = be_.reduce(*I.arena, I.reg_off[reg], I.reg_len, cfg_.precision,
                               kernels::Backend::Reduction::max_abs);
-  return std::isfinite(r);
+  double bad = std::isfinite(r) ? 0.0 : 1.0;
+  if (comm_) comm_->max(&bad, 1);
+  return bad == 0.0;
 }
 
 void System::copy_register(int dst, int src) {

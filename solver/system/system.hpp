@@ -19,6 +19,8 @@
 #include "kernels/backend.hpp"
 #include "kernels/matmul/provider.hpp"
 #include "meshes/mesh.hpp"
+#include "meshes/mesh_part.hpp"
+#include "solver/comm/comm.hpp"
 #include "operators/operators.hpp"
 #include "solver/physics/physics.hpp"
 #include "solver/system/geometry.hpp"
@@ -45,10 +47,17 @@ struct SystemConfig {
   bool uniform_metrics = true;
 };
 
+class Halo;
+
 class System {
  public:
   // Throws UserError for a boundary without a BC, a BC naming no boundary, or geometry errors.
   System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg);
+  // One part of a partitioned mesh (mesh = part.mesh), its faces shared with other parts
+  // exchanged with them through `comm` (halo.hpp); every rank of `comm` builds its part's
+  // system at once (the constructor exchanges flux-point positions). Reductions (error norm,
+  // finiteness) then cover every part.
+  System(kernels::Backend& be, const meshes::MeshPart& part, comm::Comm& comm, SystemConfig cfg);
   ~System();
   System(const System&) = delete;
   System& operator=(const System&) = delete;
@@ -60,7 +69,8 @@ class System {
   const std::vector<GroupGeometry>& geometry() const { return geos_; }
   const std::vector<operators::ElementOperators>& operators() const { return ops_; }
   const Interfaces& interfaces() const { return ifs_; }
-  int64_t ndofs() const;  // solution points of real elements
+  int64_t ndofs() const;  // solution points of real elements (this part's)
+  int64_t global_ndofs() const { return global_ndofs_; }  // of every part
   // Whether group g's kernels read its metric terms from one point row (affine elements).
   bool uniform_metrics(std::size_t g) const;
   kernels::Backend& backend() { return be_; }
@@ -113,6 +123,8 @@ class System {
   std::vector<KernelProfile> profile(int nrep);
 
  private:
+  System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg, const meshes::MeshPart* part,
+         comm::Comm* comm);
   struct Impl;
   kernels::Backend& be_;
   const meshes::Mesh& mesh_;
@@ -122,6 +134,9 @@ class System {
   std::vector<GroupLayout> layout_;
   Interfaces ifs_;
   std::unique_ptr<Impl> impl_;
+  comm::Comm* comm_ = nullptr;
+  std::unique_ptr<Halo> halo_;
+  int64_t global_ndofs_ = 0;
 };
 
 }  // namespace frmini::solver
