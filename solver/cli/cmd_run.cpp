@@ -25,7 +25,9 @@ ArgParser run_parser(const std::string& cmd, bool restart) {
       .option("steps", "N", "stop after N steps (the writer saves the final state)")
       .flag("quiet", "no progress bar")
       .flag("help-config", "print every case-file section and key with type, default and help")
-      .epilog("Flags override the case file; the solution files record both.");
+      .epilog("Flags override the case file; the solution files record both.\n"
+              "Over several MPI ranks: mpirun -np N frmini " + cmd + " ... (each rank one part of the\n"
+              "mesh; the files as from one rank; README: Distributed runs).");
   return p;
 }
 

@@ -131,6 +131,7 @@ FrontalExtent frontal_extent(const System& sys, const meshes::Mesh& mesh,
       }
     }
     r.span = zmax > zmin ? zmax - zmin : 1.0;
+    r.zmin = zmin, r.zmax = zmax;
   }
   r.length = r.area / r.span;
   return r;
@@ -219,7 +220,7 @@ class Forces : public SampledHistory {
   }
   void finish(RunContext& ctx) override {
     hist_.close();
-    summarise(ctx);
+    if (ctx.root()) summarise(ctx);
   }
 
  private:
@@ -228,9 +229,18 @@ class Forces : public SampledHistory {
     const auto& c = ctx.kase.cfg;
     FrontalExtent ext;
     try {
-      ext = frontal_extent(ctx.sys, ctx.kase.mesh, boundary_);
+      ext = frontal_extent(ctx.sys, ctx.dist ? ctx.dist->part().mesh : ctx.kase.mesh, boundary_);
     } catch (const UserError& e) {
       throw UserError(c.filename() + ": [" + section_ + "]: " + e.what());
+    }
+    if (ctx.dist) {
+      // Over the parts: the area adds up, the span is the z extent of all of them.
+      double a[3] = {ext.area, ext.zmax, -ext.zmin};
+      ctx.dist->comm().sum(a, 1);
+      ctx.dist->comm().max(a + 1, 2);
+      ext.area = a[0];
+      if (ctx.sys.ndims() == 3) ext.span = a[1] > -a[2] ? a[1] + a[2] : 1.0;
+      ext.length = ext.area / ext.span;
     }
     const Ref rho = ref_density(c, section_), u = ref_velocity(c, section_);
     uref_ = u.value;
@@ -253,8 +263,13 @@ class Forces : public SampledHistory {
   void sample(RunContext& ctx) override {
     const auto t0 = std::chrono::steady_clock::now();
     gather_->download(ctx.intg.current());
-    const SurfaceForce f = surface_force(
+    SurfaceForce f = surface_force(
         ctx.sys, [this](int g, int64_t e) { return gather_->values(g, e); }, boundary_);
+    if (ctx.dist) {
+      // Each rank integrates over its part of the boundary.
+      ctx.dist->comm().sum(f.pressure.data(), f.pressure.size());
+      ctx.dist->comm().sum(f.viscous.data(), f.viscous.size());
+    }
     sample_s_.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     const double t = ctx.intg.state().t;
     char b[64];
@@ -267,7 +282,7 @@ class Forces : public SampledHistory {
       coef[d] = (f.pressure[d] + f.viscous[d]) / (qref_ * aref_);
       row += fmt(",%.10g", coef[d]);
     }
-    hist_.append(row);
+    append(ctx, row);
     keep(t, coef[0], coef[1]);
     ctx.latest[boundary_] = "Cd " + fmt("%.5g", coef[0]) + " Cl " + fmt("%.5g", coef[1]);
   }

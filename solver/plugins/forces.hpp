@@ -44,6 +44,7 @@ std::vector<std::pair<int, int64_t>> boundary_elements(const System& sys, const 
 // unknown boundary.
 struct FrontalExtent {
   double area = 0, span = 1, length = 0;
+  double zmin = 1e308, zmax = -1e308;  // 3D: the elements' z range (none: empty)
 };
 FrontalExtent frontal_extent(const System& sys, const meshes::Mesh& mesh, const std::string& boundary);
 

@@ -10,6 +10,7 @@
 #include "solver/plugins/history.hpp"
 #include "solver/plugins/plugin.hpp"
 #include "solver/run/case.hpp"
+#include "solver/run/distributed.hpp"
 
 namespace frmini::solver {
 
@@ -33,14 +34,23 @@ class SampledHistory : public Plugin {
   virtual void sample(RunContext& ctx) = 0;
 
   // In start(): opens the history (a restart keeps the earlier run's rows up to its step).
+  // Over several ranks rank 0 keeps the file; every rank samples (a sample is collective).
   void open_history(RunContext& ctx, const std::filesystem::path& file, const std::string& header) {
+    if (!ctx.root()) return;
     hist_.open(file, header, ctx.restarted ? ctx.intg.state().nsteps : -1, flushsteps_,
                ctx.kase.cfg.filename() + ": [" + section_ + "]");
   }
-  // Then: a fresh run samples its initial state; a restart keeps the earlier run's row there.
+  // Then: a fresh run samples its initial state; a restart keeps the earlier run's row there
+  // (rank 0 knows; the others follow it).
   void sample_start(RunContext& ctx) {
     const int64_t n = ctx.intg.state().nsteps;
-    if (n % nsteps_ == 0 && !hist_.has_row_at(n)) sample(ctx);
+    double have = hist_.has_row_at(n) ? 1 : 0;
+    if (ctx.dist) ctx.dist->comm().max(&have, 1);
+    if (n % nsteps_ == 0 && have == 0) sample(ctx);
+  }
+  // A row from rank 0 (the others' rows would only wait in memory).
+  void append(RunContext& ctx, const std::string& row) {
+    if (ctx.root()) hist_.append(row);
   }
 
   std::string section_;

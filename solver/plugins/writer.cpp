@@ -74,9 +74,12 @@ std::string write_current_solution(RunContext& ctx, const std::filesystem::path&
     throw DivergedError("writer (" + path.string() + "): the solution diverged on another rank");
   }
   const SolutionFile f = current_solution(ctx);
-  ++ctx.outputs;
-  ctx.last_file = path.string();
-  if (!ctx.root()) return path.string();
+  if (!ctx.root()) {
+    // Rank 0 writes; the others keep the same count and name for their plugins' flushes.
+    ctx.last_file = path.string();
+    ++ctx.outputs;
+    return path.string();
+  }
   require_finite(ctx, f.soln, "writer (" + path.string() + ")");
   std::error_code ec;
   std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path(), ec);
@@ -90,6 +93,8 @@ std::string write_current_solution(RunContext& ctx, const std::filesystem::path&
   } catch (const std::exception& e) {
     throw UserError(path.string() + ": cannot write the solution (" + e.what() + ")");
   }
+  ctx.last_file = path.string();
+  ++ctx.outputs;
   return path.string();
 }
 

@@ -76,11 +76,10 @@ void refuse_undistributed_plugins(const Case& k) {
   std::vector<std::string> found;
   for (const char* p : {"plugins.integrals", "plugins.sampler", "plugins.tavg", "plugins.export"})
     if (k.cfg.has_section(p)) found.push_back(p);
-  for (const auto& b : k.cfg.subsections("plugins.forces")) found.push_back("plugins.forces." + b);
   for (const auto& sec : found)
         throw UserError(k.cfg.filename() + ": [" + sec + "] does not run on several ranks yet (run it "
-                        "on one, or leave the plugin out; the writer, nancheck, progress and timing "
-                        "plugins run on any number)");
+                        "on one, or leave the plugin out; the writer, forces, nancheck, progress and "
+                        "timing plugins run on any number)");
 }
 
 // Where a signal's checkpoint goes: beside the writer's files if the case has a writer, else

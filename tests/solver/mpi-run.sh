@@ -22,10 +22,28 @@ same() {  # what a b
   if out=$(python3 "$compare" "$2" "$3" --tol 1e-12 2>&1); then echo "$1: $(echo "$out" | tail -1)"
   else echo "FAILED: $1:"; echo "$out"; fail=1; fi
 }
+# Histories (forces): the same rows, values to 1e-9 relative (sums over parts in another order).
+same_csv() {  # what a b
+  if out=$(python3 - "$2" "$3" <<'PY'
+import csv, sys
+a, b = (list(csv.reader(open(f))) for f in sys.argv[1:3])
+assert a[0] == b[0] and len(a) == len(b) > 2, f'{len(a)} and {len(b)} rows, headers {a[0]} {b[0]}'
+worst = 0.0
+for ra, rb in zip(a[1:], b[1:]):
+    assert ra[0] == rb[0], f'steps {ra[0]} and {rb[0]}'
+    for x, y in zip(ra[1:], rb[1:]):
+        x, y = float(x), float(y)
+        worst = max(worst, abs(x - y) / max(abs(x), abs(y), 1e-300) if abs(x - y) > 1e-13 else 0.0)
+assert worst <= 1e-9, f'largest relative difference {worst:.3g}'
+print(f'{len(a) - 1} rows agree (largest relative difference {worst:.3g})')
+PY
+  ); then echo "$1: $out"; else echo "FAILED: $1: $out"; fail=1; fi
+}
 run one 1 run "$case"
 for n in 2 3; do
   run np$n $n run "$case"
   same "$n ranks vs 1" "$work/one/out/$final" "$work/np$n/out/$final"
+  [ -f "$work/one/out/forces.csv" ] && same_csv "forces on $n ranks vs 1" "$work/one/out/forces.csv" "$work/np$n/out/forces.csv"
 done
 run r21 1 restart "$case" "$work/np2/out/$half"
 same "restart of a 2-rank file on 1 rank" "$work/one/out/$final" "$work/r21/out/$final"
