@@ -261,6 +261,9 @@ class Forces : public SampledHistory {
   }
 
   void sample(RunContext& ctx) override {
+    // The step's kernels may still be queued (opencl, cuda): wait for them first, so the time
+    // below is the sample's alone (its download would otherwise wait for the whole step).
+    ctx.sys.backend().synchronize();
     const auto t0 = std::chrono::steady_clock::now();
     gather_->download(ctx.intg.current());
     SurfaceForce f = surface_force(
