@@ -73,13 +73,11 @@ void check_physical(const Case& k, System& sys, int reg, const std::string& sour
 // The plugins that do not yet run over several ranks (they read the solution of the whole
 // mesh or of points anywhere in it): refused before the run starts.
 void refuse_undistributed_plugins(const Case& k) {
-  std::vector<std::string> found;
   for (const char* p : {"plugins.integrals", "plugins.sampler", "plugins.tavg", "plugins.export"})
-    if (k.cfg.has_section(p)) found.push_back(p);
-  for (const auto& sec : found)
-        throw UserError(k.cfg.filename() + ": [" + sec + "] does not run on several ranks yet (run it "
-                        "on one, or leave the plugin out; the writer, forces, nancheck, progress and "
-                        "timing plugins run on any number)");
+    if (k.cfg.has_section(p))
+      throw UserError(k.cfg.filename() + ": [" + p + "] does not run on several ranks yet (run it "
+                      "on one, or leave the plugin out; the writer, forces, nancheck, progress and "
+                      "timing plugins run on any number)");
 }
 
 // Where a signal's checkpoint goes: beside the writer's files if the case has a writer, else
@@ -141,10 +139,10 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
     double cfl = cfl_number(sys, sys.download_solution(intg->current()), intg->state().dt);
     if (dist) comm.max(&cfl, 1);
     if (root)
-    std::printf("frmini: %s, CFL %.3g at t = %g with dt = %g (%s is stable to about %.3g%s)\n",
-                k.cfg.filename().c_str(), cfl, intg->state().t, intg->state().dt,
-                k.intg.scheme.c_str(), cfl_limit(k.intg.scheme),
-                k.intg.controller == "pi" ? "; the PI controller adapts dt" : "");
+      std::printf("frmini: %s, CFL %.3g at t = %g with dt = %g (%s is stable to about %.3g%s)\n",
+                  k.cfg.filename().c_str(), cfl, intg->state().t, intg->state().dt,
+                  k.intg.scheme.c_str(), cfl_limit(k.intg.scheme),
+                  k.intg.controller == "pi" ? "; the PI controller adapts dt" : "");
     std::fflush(stdout);
   }
   auto plugins = make_plugins(k, o.quiet || !root);

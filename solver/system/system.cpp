@@ -675,7 +675,10 @@ double System::error_norm(int cur, int prev, int err, double atol, double rtol, 
   if (comm_) {
     // NaN survives neither MPI_SUM nor MPI_MAX portably: flag it apart.
     double v[2] = {std::isfinite(r) ? r : 0.0, std::isfinite(r) ? 0.0 : 1.0};
-    if (l2) comm_->sum(v, 1); else comm_->max(v, 1);
+    if (l2)
+      comm_->sum(v, 1);
+    else
+      comm_->max(v, 1);
     comm_->max(v + 1, 1);
     r = v[1] > 0 ? std::nan("") : v[0];
   }
