@@ -117,8 +117,16 @@ class Backend {
   // (matmul::Panel::window), which a backend that blocks chains gives an intermediate living
   // only inside one chain.
   virtual int chain_slots() const { return 1; }
-  // Runs `steps` in order over [0, nunits), `block` units at a time (0 = unblocked).
-  virtual void run_chain(int64_t nunits, int64_t block, const std::vector<ChainStep>& steps);
+  // Runs `steps` in order over [begin, end), `block` units at a time from `begin` (0 =
+  // unblocked); `begin` a multiple of the SoA width. A part of an MPI run runs its elements
+  // with faces on other parts first, then the others while the exchange is in flight, with
+  // `poll` (if set) called on the calling thread between blocks (cpu) or once the steps are
+  // enqueued (GPUs): an MPI library moves a large message only inside its own calls.
+  virtual void run_chain(int64_t begin, int64_t end, int64_t block, const std::vector<ChainStep>& steps,
+                         const std::function<void()>& poll);
+  void run_chain(int64_t nunits, int64_t block, const std::vector<ChainStep>& steps) {
+    run_chain(0, nunits, block, steps, {});
+  }
 
   // Compiles a pointwise kernel (kernels/pointwise/spec.hpp), rendered in this backend's
   // dialect at precision `p`, through compile() and its disk cache.

@@ -20,8 +20,11 @@ std::unique_ptr<pointwise::PointwiseKernel> Backend::pointwise(const pointwise::
                          spec.name + ")");
 }
 
-void Backend::run_chain(int64_t nunits, int64_t, const std::vector<ChainStep>& steps) {
-  for (const auto& s : steps) s(0, nunits);
+void Backend::run_chain(int64_t begin, int64_t end, int64_t, const std::vector<ChainStep>& steps,
+                        const std::function<void()>& poll) {
+  if (end <= begin) return;
+  for (const auto& s : steps) s(begin, end);
+  if (poll) poll();
 }
 
 std::vector<std::string> built_backends() {

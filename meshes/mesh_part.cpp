@@ -28,15 +28,27 @@ MeshPart extract_part(const Mesh& whole, const std::vector<std::vector<int32_t>>
       throw UserError("mesh partitioning: group " + wg.etype + " has " + std::to_string(wg.neles) +
                       " elements but " + std::to_string(parts[g].size()) + " part numbers");
     local[g].assign(std::size_t(wg.neles), -1);
-    std::vector<int64_t> mine;
+    std::vector<int64_t> mine, inner;
     for (int64_t e = 0; e < wg.neles; ++e) {
       const int32_t p = parts[g][std::size_t(e)];
       if (p < 0 || p >= nparts)
         throw UserError("mesh partitioning: part " + std::to_string(p) + " of " + wg.etype + " element " +
                         std::to_string(e) + " is not in [0, " + std::to_string(nparts) + ")");
-      if (p == part) local[g][std::size_t(e)] = int64_t(mine.size()), mine.push_back(e);
+      if (p != part) continue;
+      bool halo = false;
+      for (int f = 0; f < wg.nfaces && !halo; ++f) {
+        const FaceLink l = wg.link(e, f);
+        if (l.kind == FaceLink::internal) {
+          const auto& np = parts.at(std::size_t(l.index));
+          halo = std::size_t(l.elem) < np.size() && np[std::size_t(l.elem)] != part;
+        }
+      }
+      (halo ? mine : inner).push_back(e);
     }
-    if (mine.empty()) continue;
+    if (mine.empty() && inner.empty()) continue;
+    out.nhalo.push_back(int64_t(mine.size()));
+    mine.insert(mine.end(), inner.begin(), inner.end());
+    for (std::size_t i = 0; i < mine.size(); ++i) local[g][std::size_t(mine[i])] = int64_t(i);
     lgroup[g] = int32_t(m.groups.size());
     out.ggroup.push_back(int32_t(g));
     ElementGroup lg;

@@ -30,6 +30,10 @@ struct MeshPart {
   std::vector<int32_t> ggroup;                // part group -> group of the whole mesh
   std::vector<std::vector<int64_t>> gelem;    // [part group][element] -> element in the whole group
   std::vector<RemoteFace> remote;             // every face with its neighbour on another part
+  // [part group] how many elements lead the group that have a face on another part: each
+  // group lists those first (then the others, both in the whole mesh's order), so a run does
+  // their work, posts the exchange, and does the others' while the messages travel.
+  std::vector<int64_t> nhalo;
   int64_t total_elements = 0;                 // of the whole mesh
 };
 

@@ -123,12 +123,13 @@ int64_t CpuBackend::chain_block(std::size_t unit_bytes, int64_t align) const {
   return std::max<int64_t>(align, units / align * align);
 }
 
-void CpuBackend::run_chain(int64_t nunits, int64_t block, const std::vector<ChainStep>& steps) {
-  if (block <= 0 || block >= nunits) {
-    Backend::run_chain(nunits, 0, steps);  // each kernel parallel over the whole range
+void CpuBackend::run_chain(int64_t begin, int64_t end, int64_t block, const std::vector<ChainStep>& steps,
+                           const std::function<void()>& poll) {
+  if (block <= 0 || block >= end - begin) {
+    Backend::run_chain(begin, end, 0, steps, poll);  // each kernel parallel over the whole range
     return;
   }
-  const int64_t nb = (nunits + block - 1) / block;
+  const int64_t nb = (end - begin + block - 1) / block;
   // An exception must not leave an OpenMP region (that is std::terminate): the first one is
   // kept, the other blocks are skipped, and it is thrown again after the region.
   std::exception_ptr failed;
@@ -138,9 +139,11 @@ void CpuBackend::run_chain(int64_t nunits, int64_t block, const std::vector<Chai
 #pragma omp parallel for schedule(static)
   for (int64_t ib = 0; ib < nb; ++ib) {
     if (stop.load(std::memory_order_relaxed)) continue;
-    const int64_t b = ib * block, e = std::min(nunits, b + block);
+    const int64_t b = begin + ib * block, e = std::min(end, b + block);
     try {
       for (const auto& s : steps) s(b, e);
+      // The master thread is the one that may call MPI (MPI_THREAD_FUNNELED).
+      if (poll && omp_get_thread_num() == 0) poll();
     } catch (...) {
 #pragma omp critical(frmini_run_chain)
       if (!failed) failed = std::current_exception();

@@ -59,7 +59,9 @@ class CpuBackend : public Backend {
                 Reduction r) override;
   std::vector<std::shared_ptr<matmul::Provider>> matmul_providers() override;
   int64_t chain_block(std::size_t unit_bytes, int64_t align) const override;
-  void run_chain(int64_t nunits, int64_t block, const std::vector<ChainStep>& steps) override;
+  using Backend::run_chain;
+  void run_chain(int64_t begin, int64_t end, int64_t block, const std::vector<ChainStep>& steps,
+                 const std::function<void()>& poll) override;
   int chain_slots() const override { return threads(); }
   // Defined in pointwise.cpp.
   std::unique_ptr<pointwise::PointwiseKernel> pointwise(const pointwise::Spec& spec,

@@ -2,8 +2,10 @@
 // build options and the platform, device, device version and driver version, so a driver
 // upgrade or another device never reuses a stale binary. A cached binary the driver refuses
 // (or that fails to build) is discarded and the program is rebuilt from source.
+#include <chrono>
 #include <iostream>
 #include <stdexcept>
+#include <thread>
 
 #include "kernels/cache.hpp"
 #include "kernels/matmul/analysis.hpp"
@@ -34,20 +36,30 @@ cl_program OpenCLBackend::build_from_source(const std::string& source,
                                             const std::string& options) {
   const char* text = source.c_str();
   std::size_t length = source.size();
-  cl_int err = CL_SUCCESS;
-  cl_program p = clCreateProgramWithSource(context_, 1, &text, &length, &err);
-  check(err, "clCreateProgramWithSource");
-  err = clBuildProgram(p, 1, &info_.device, options.c_str(), nullptr, nullptr);
-  if (err != CL_SUCCESS) {
+  // PoCL's own kernel cache (~/.cache/pocl) is not safe when several processes build the same
+  // program at once (pocl issue 1480: MPI ranks, parallel tests): the build then fails with
+  // no compiler message at all. Such a failure is tried again after a pause; one with the
+  // compiler's words is a real error and is reported at once.
+  for (int attempt = 0;; ++attempt) {
+    cl_int err = CL_SUCCESS;
+    cl_program p = clCreateProgramWithSource(context_, 1, &text, &length, &err);
+    check(err, "clCreateProgramWithSource");
+    err = clBuildProgram(p, 1, &info_.device, options.c_str(), nullptr, nullptr);
+    if (err == CL_SUCCESS) return p;
     std::string log = build_log(p, info_.device);
     clReleaseProgram(p);
+    const bool diagnosed = log.find("error") != std::string::npos;
+    if (!diagnosed && attempt < 4) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(100 << (2 * attempt)));
+      continue;
+    }
     // Generated code must compile: a failure is a bug, reported with the compiler's words
     // and the head of the source to find it.
     throw std::runtime_error("opencl: clBuildProgram failed (" + error_name(err) +
-                             ") with options '" + options + "':\n" + log + "\n--- source ---\n" +
-                             source.substr(0, 4000));
+                             ") with options '" + options + "'" +
+                             (attempt ? " (" + std::to_string(attempt + 1) + " attempts)" : "") +
+                             ":\n" + log + "\n--- source ---\n" + source.substr(0, 4000));
   }
-  return p;
 }
 
 cl_program OpenCLBackend::build_from_binary(const std::string& binary,

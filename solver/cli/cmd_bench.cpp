@@ -46,6 +46,6 @@ bool register_bench(BenchCommand c) {
 
 const std::vector<BenchCommand>& bench_commands() { return bench_registry(); }
 
-FRMINI_COMMAND("bench", "benchmarks: matmul (per-operator kernels) and solver (per-step times)", run_bench, 60);
+FRMINI_COMMAND("bench", "benchmarks: matmul (per-operator kernels), solver (per-step times), scaling (MPI ranks)", run_bench, 60);
 
 }  // namespace frmini::cli

@@ -24,6 +24,8 @@ ArgParser run_parser(const std::string& cmd, bool restart) {
       .option("order", "P", "polynomial order (overrides [solver] order)")
       .option("steps", "N", "stop after N steps (the writer saves the final state)")
       .flag("quiet", "no progress bar")
+      .flag("no-plugins", "leave the case's plugins out (writer, forces, ...): only the blow-up "
+                          "check and the report, for timing a case (frmini bench scaling)")
       .flag("help-config", "print every case-file section and key with type, default and help")
       .epilog("Flags override the case file; the solution files record both.\n"
               "Over several MPI ranks: mpirun -np N frmini " + cmd + " ... (each rank one part of the\n"
@@ -58,6 +60,7 @@ int run(const std::vector<std::string>& argv, bool restart) {
   auto ov = overrides(a, flags);
   solver::RunOptions o;
   o.quiet = a.flag("quiet");
+  o.no_plugins = a.flag("no-plugins");
   o.flags = flags;
   if (a.given("steps")) o.max_steps = a.get_int("steps", 0, 1L << 50);
   solver::exporter::register_export_plugin();

@@ -44,6 +44,9 @@ class Comm {
   };
   virtual void post(const std::vector<Message>& sends, const std::vector<Message>& recvs) = 0;
   virtual void wait() = 0;
+  // Lets the messages posted move on without waiting for them (MPI moves a large message only
+  // inside its calls): called now and then while the work they overlap runs.
+  virtual void progress() {}
 
   virtual void barrier() = 0;
   // Ends every rank of the run with `status` (an error seen by one rank only).

@@ -69,6 +69,11 @@ class World : public Comm {
     for (const auto& m : sends)
       check(MPI_Isend(m.data, int(m.bytes), MPI_BYTE, m.peer, 0, MPI_COMM_WORLD, &reqs_[k++]), "MPI_Isend");
   }
+  void progress() override {
+    if (reqs_.empty()) return;
+    int done = 0;  // completed requests become MPI_REQUEST_NULL, which wait() passes over
+    check(MPI_Testall(int(reqs_.size()), reqs_.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+  }
   void wait() override {
     if (reqs_.empty()) return;
     check(MPI_Waitall(int(reqs_.size()), reqs_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");

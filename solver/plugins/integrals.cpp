@@ -61,11 +61,11 @@ std::vector<double> integrate_solution(const System& sys,
   return tot;
 }
 
-std::vector<double> residual_norms(const System& sys, const std::vector<std::vector<double>>& prev,
-                                   const std::vector<std::vector<double>>& cur, double dt,
-                                   const std::vector<std::vector<double>>& weights) {
-  std::vector<double> sum(sys.nvars(), 0.0);
-  double vol = 0;
+std::vector<double> residual_sums(const System& sys, const std::vector<std::vector<double>>& prev,
+                                  const std::vector<std::vector<double>>& cur,
+                                  const std::vector<std::vector<double>>& weights) {
+  std::vector<double> sum(std::size_t(sys.nvars()) + 1, 0.0);
+  double& vol = sum.back();
   for (std::size_t g = 0; g < cur.size(); ++g) {
     const auto& l = sys.layout()[g];
     const auto& geo = sys.geometry()[g];
@@ -80,8 +80,19 @@ std::vector<double> residual_norms(const System& sys, const std::vector<std::vec
         }
       }
   }
-  for (double& x : sum) x = std::sqrt(x / vol) / dt;
   return sum;
+}
+
+std::vector<double> residual_norms_from_sums(const std::vector<double>& sums, double dt) {
+  std::vector<double> r(sums.begin(), sums.end() - 1);
+  for (double& x : r) x = std::sqrt(x / sums.back()) / dt;
+  return r;
+}
+
+std::vector<double> residual_norms(const System& sys, const std::vector<std::vector<double>>& prev,
+                                   const std::vector<std::vector<double>>& cur, double dt,
+                                   const std::vector<std::vector<double>>& weights) {
+  return residual_norms_from_sums(residual_sums(sys, prev, cur, weights), dt);
 }
 
 namespace {
@@ -109,30 +120,41 @@ class Integrals : public SampledHistory {
 
  private:
   void sample(RunContext& ctx) override {
+    // Over several ranks each part integrates its own elements (every sum below is over
+    // elements) and the sums are added up; rank 0 writes the row.
+    auto reduce = [&](std::vector<double>& v) {
+      if (ctx.dist) ctx.dist->comm().sum(v.data(), v.size());
+    };
     char b[64];
     std::snprintf(b, sizeof b, "%lld,%.10g", (long long)ctx.intg.state().nsteps, ctx.intg.state().t);
     std::string csv = b;
     auto cur = ctx.sys.download_solution(ctx.intg.current());
-    for (double x : integrate_solution(ctx.sys, cur, weights_)) {
+    auto totals = integrate_solution(ctx.sys, cur, weights_);
+    reduce(totals);
+    for (double x : totals) {
       std::snprintf(b, sizeof b, ",%.17g", x);
       csv += b;
     }
-    // Blank at the start of a run (no previous step yet).
+    // Blank at the start of a run (no previous step yet); every rank kept the same steps.
     const double dt = ctx.intg.state().t - prev_t_;
     const bool have = !prev_.empty() && prev_n_ + 1 == ctx.intg.state().nsteps && dt > 0;
     if (have) {
-      for (double x : residual_norms(ctx.sys, prev_, cur, dt, weights_)) {
+      auto sums = residual_sums(ctx.sys, prev_, cur, weights_);
+      reduce(sums);
+      for (double x : residual_norms_from_sums(sums, dt)) {
         std::snprintf(b, sizeof b, ",%.10g", x);
         csv += b;
       }
     } else {
       csv += std::string(std::size_t(ctx.sys.nvars()), ',');
     }
-    for (double x : exprs_.integrate(ctx.sys, cur, ctx.intg.state().t, weights_)) {
+    auto ints = exprs_.integrate(ctx.sys, cur, ctx.intg.state().t, weights_);
+    reduce(ints);
+    for (double x : ints) {
       std::snprintf(b, sizeof b, ",%.17g", x);
       csv += b;
     }
-    hist_.append(csv);
+    append(ctx, csv);
     prev_.clear();
   }
   void keep(RunContext& ctx) {
@@ -173,6 +195,13 @@ std::vector<std::unique_ptr<Plugin>> make_plugins(const Case& k, bool quiet) {
   for (const auto& [section, make] : registry())
     if (k.cfg.has_section(section)) p.push_back(make(k));
   p.push_back(make_timing(k));  // last: its report closes the run
+  return p;
+}
+
+std::vector<std::unique_ptr<Plugin>> make_required_plugins(const Case& k) {
+  std::vector<std::unique_ptr<Plugin>> p;
+  p.push_back(make_nancheck(k));
+  p.push_back(make_timing(k));
   return p;
 }
 

@@ -21,6 +21,12 @@ std::vector<double> conserved_totals(System& sys, int reg,
 std::vector<double> integrate_solution(const System& sys,
                                        const std::vector<std::vector<double>>& soln,
                                        const std::vector<std::vector<double>>& weights);
+// What residual_norms is made of, sums over elements that add up over the parts of a mesh:
+// per variable the integral of (cur - prev)^2, then the volume.
+std::vector<double> residual_sums(const System& sys, const std::vector<std::vector<double>>& prev,
+                                  const std::vector<std::vector<double>>& cur,
+                                  const std::vector<std::vector<double>>& weights);
+std::vector<double> residual_norms_from_sums(const std::vector<double>& sums, double dt);
 // Per variable, the volume-weighted L2 norm of (cur - prev)/dt: sqrt(integral of
 // ((cur - prev)/dt)^2 / volume).
 std::vector<double> residual_norms(const System& sys, const std::vector<std::vector<double>>& prev,

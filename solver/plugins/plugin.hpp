@@ -66,6 +66,9 @@ class Plugin {
 // The plugins a case enables ([plugins.*] sections), plus the ones every run has (progress,
 // timing report). Constructed by name, as PyFR finds plugins.
 std::vector<std::unique_ptr<Plugin>> make_plugins(const Case& k, bool quiet);
+// Only the plugins every run has whatever its case says: the blow-up check and the timing
+// report (frmini run --no-plugins, for timing a case as it steps).
+std::vector<std::unique_ptr<Plugin>> make_required_plugins(const Case& k);
 
 // Plugins built outside this library (the export plugin needs VTK and solver/export/, which
 // depend on this library) register a factory under their section name, e.g. "plugins.export";

@@ -45,6 +45,8 @@ class Timing : public Plugin {
     const double wall = std::chrono::duration<double>(now - last_).count();
     walls_.push_back(wall);
     last_ = now;
+    // The exchanges' cost from the end of the first step on, as the step statistics.
+    if (walls_.size() == 1) traffic0_ = ctx.sys.halo_traffic();
     if (!hist_.is_open()) return;
     char b[128];
     std::snprintf(b, sizeof b, "%lld,%.10g,%.6e", (long long)st.nsteps, st.t, wall);
@@ -54,6 +56,7 @@ class Timing : public Plugin {
   void flush(RunContext&) override { hist_.flush(); }
   void finish(RunContext& ctx) override {
     hist_.close();
+    if (ctx.dist) halo_line(ctx);  // collective: every rank finishes, where failures may not
     report(ctx);
   }
   void failed(RunContext& ctx, const std::string& why) override {
@@ -101,10 +104,39 @@ class Timing : public Plugin {
       std::printf("  DOF-stages/s    %.4g\n", dofs * ctx.intg.stages() / med);
     }
     for (const auto& l : ctx.report) std::printf("  %s\n", l.c_str());
+    if (!halo_.empty()) std::printf("  %s\n", halo_.c_str());
     std::printf("  matmul providers chosen:\n");
     for (const auto& [op, choice] : ctx.sys.matmul_choices())
       std::printf("    %-18s %s\n", op.c_str(), choice.c_str());
     if (failure.empty()) kernel_table(ctx);
+  }
+
+  // Over several ranks: what each rank's exchanges sent per step (mean and largest over the
+  // ranks) and how long it waited for them, per step after the first, as the step times
+  // (frmini bench scaling reads this line).
+  void halo_line(RunContext& ctx) {
+    const double steps = double(walls_.size() > 1 ? walls_.size() - 1 : 0);
+    const HaloTraffic now = ctx.sys.halo_traffic();
+    double neles = 0;
+    for (const auto& l : ctx.sys.layout()) neles += double(l.neles);
+    const double per[5] = {steps > 0 ? (now.bytes - traffic0_.bytes) / steps : 0,
+                           steps > 0 ? (now.messages - traffic0_.messages) / steps : 0,
+                           steps > 0 ? (now.wait_s - traffic0_.wait_s) / steps : 0, now.neighbours,
+                           neles};
+    double sum[5], mx[5];
+    std::copy(per, per + 5, sum), std::copy(per, per + 5, mx);
+    auto& comm = ctx.dist->comm();
+    comm.sum(sum, 5);
+    comm.max(mx, 5);
+    const double n = comm.size();
+    char b[400];
+    std::snprintf(b, sizeof b,
+                  "halo exchange   %.4g MB sent per step per rank (mean; max %.4g MB), %.3g messages "
+                  "per step per rank, up to %.0f neighbours, %.0f elements per rank (max); waited "
+                  "%.4g ms per step (mean; max %.4g ms)",
+                  sum[0] / n * 1e-6, mx[0] * 1e-6, sum[1] / n, mx[3], mx[4], sum[2] / n * 1e3,
+                  mx[2] * 1e3);
+    halo_ = b;
   }
 
   // Every kernel's time and the bytes it must move, against the device's measured bandwidth:
@@ -130,6 +162,8 @@ class Timing : public Plugin {
   int64_t flushsteps_ = 500;
   HistoryFile hist_;
   std::vector<double> walls_;  // this run's steps (the report's statistics)
+  HaloTraffic traffic0_;       // the exchanges' cost at the end of the first step
+  std::string halo_;           // the report's line on them (several ranks)
   clock::time_point last_;
 };
 }  // namespace

@@ -1,5 +1,6 @@
 #include "solver/run/distributed.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "meshes/partition.hpp"
@@ -29,15 +30,24 @@ Distribution::Distribution(const meshes::Mesh& whole, comm::Comm& comm, std::str
 
 std::vector<std::vector<double>> Distribution::gather(const std::vector<std::vector<double>>& local) const {
   // Each element's values are contiguous, so a part sends, per whole group, the values of one
-  // element (0 for a group it has none of), then its groups flattened in order; rank 0 knows
-  // which elements each part holds from the partitioning (in increasing order within a group,
-  // as extract_part lists them).
+  // element (0 for a group it has none of), then its groups' elements in increasing order of
+  // their number in the whole mesh (extract_part lists those on shared faces first); rank 0
+  // knows which elements each part holds from the partitioning.
   const std::size_t ng = whole_.groups.size();
   std::vector<uint64_t> per(ng, 0);
   for (std::size_t lg = 0; lg < local.size(); ++lg)
     if (!part_.gelem[lg].empty()) per[std::size_t(part_.ggroup[lg])] = local[lg].size() / part_.gelem[lg].size();
   std::string bytes(reinterpret_cast<const char*>(per.data()), ng * sizeof(uint64_t));
-  for (const auto& g : local) bytes.append(reinterpret_cast<const char*>(g.data()), g.size() * sizeof(double));
+  for (std::size_t lg = 0; lg < local.size(); ++lg) {
+    const auto& ge = part_.gelem[lg];
+    if (ge.empty()) continue;
+    const std::size_t m = local[lg].size() / ge.size();
+    std::vector<std::size_t> order(ge.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return ge[a] < ge[b]; });
+    for (std::size_t i : order)
+      bytes.append(reinterpret_cast<const char*>(local[lg].data() + i * m), m * sizeof(double));
+  }
   const auto all = comm_.gather(bytes);
   if (comm_.rank() != 0) return {};
   std::vector<std::vector<double>> out(ng);

@@ -73,11 +73,11 @@ void check_physical(const Case& k, System& sys, int reg, const std::string& sour
 // The plugins that do not yet run over several ranks (they read the solution of the whole
 // mesh or of points anywhere in it): refused before the run starts.
 void refuse_undistributed_plugins(const Case& k) {
-  for (const char* p : {"plugins.integrals", "plugins.sampler", "plugins.tavg", "plugins.export"})
+  for (const char* p : {"plugins.sampler", "plugins.tavg", "plugins.export"})
     if (k.cfg.has_section(p))
       throw UserError(k.cfg.filename() + ": [" + p + "] does not run on several ranks yet (run it "
-                      "on one, or leave the plugin out; the writer, forces, nancheck, progress and "
-                      "timing plugins run on any number)");
+                      "on one, or leave the plugin out; the writer, forces, integrals, nancheck, "
+                      "progress and timing plugins run on any number)");
 }
 
 // Where a signal's checkpoint goes: beside the writer's files if the case has a writer, else
@@ -102,7 +102,7 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
   std::unique_ptr<Distribution> dist;
   std::string note;
   if (comm.size() > 1) {
-    refuse_undistributed_plugins(k);
+    if (!o.no_plugins) refuse_undistributed_plugins(k);
     dist = std::make_unique<Distribution>(k.mesh, comm, note);
   }
   const bool root = comm.rank() == 0;
@@ -145,7 +145,7 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
                   k.intg.controller == "pi" ? "; the PI controller adapts dt" : "");
     std::fflush(stdout);
   }
-  auto plugins = make_plugins(k, o.quiet || !root);
+  auto plugins = o.no_plugins ? make_required_plugins(k) : make_plugins(k, o.quiet || !root);
 
   RunContext ctx{k, sys, *intg, *be, o.flags, o.quiet || !root, 0.0, "", {}, o.restart != nullptr, 0, {}, dist.get()};
   ctx.setup_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

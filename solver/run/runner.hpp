@@ -18,6 +18,7 @@ struct RunOptions {
   int64_t max_steps = -1;          // stop after this many steps (-1: run to tend)
   bool quiet = false;
   std::string flags;               // overrides, recorded in solution files
+  bool no_plugins = false;         // only the blow-up check and the report (timing a case)
   const SolutionFile* restart = nullptr;
   std::string restart_path;        // the restart file's name, for messages
 };

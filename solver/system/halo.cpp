@@ -1,6 +1,7 @@
 #include "solver/system/halo.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <stdexcept>
 #include <string>
@@ -144,6 +145,7 @@ Halo::Halo(System& sys, const std::vector<MpiInterfaces>& ifs, comm::Comm& comm)
     };
     put(*nb->nrm, nrm);
     put(*nb->magn, mi.magn);
+    if (nb->n > 0) traffic_.neighbours += 1;
     nbs_.push_back(std::move(nb));
   }
 }
@@ -205,6 +207,7 @@ void Halo::post(bool grads) {
     auto& hr = grads ? nb->host_recv_g : nb->host_recv_u;
     be.download(hs.data(), grads ? *nb->send_g : *nb->send_u, 0, hs.size());
     sends.push_back({nb->mi->part, hs.data(), hs.size()});
+    traffic_.bytes += double(hs.size()), traffic_.messages += 1;
     recvs.push_back({nb->mi->part, hr.data(), hr.size()});
   }
   comm_.post(sends, recvs);
@@ -213,7 +216,9 @@ void Halo::post(bool grads) {
 
 void Halo::finish() {
   if (!posted_) return;
+  const auto t0 = std::chrono::steady_clock::now();
   comm_.wait();
+  traffic_.wait_s += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   auto& be = sys_.backend();
   for (auto& nb : nbs_) {
     if (nb->n == 0) continue;
@@ -221,6 +226,10 @@ void Halo::finish() {
     be.upload(posted_grads_ ? *nb->recv_g : *nb->recv_u, 0, hr.data(), hr.size());
   }
   posted_ = false;
+}
+
+void Halo::progress() {
+  if (posted_) comm_.progress();
 }
 
 void Halo::post_solution() { post(false); }

@@ -42,9 +42,12 @@ class Halo {
   void finish_conu();     // complete it; LDG common solution at the shared points
   void post_gradients();  // Navier-Stokes: pack the gradients, post
   void finish_cflux();    // complete what is posted; common fluxes at the shared points
+  // While the part's own work runs: lets what is posted move on (Comm::progress).
+  void progress();
 
   // Bytes each RHS sends (all neighbours).
   std::size_t bytes_per_rhs() const;
+  const HaloTraffic& traffic() const { return traffic_; }
   // Flux-point rows of group g whose gradients the packing reads.
   static int grad_rows(const std::vector<MpiInterfaces>& ifs, std::size_t g);
 
@@ -57,6 +60,7 @@ class Halo {
   comm::Comm& comm_;
   std::vector<std::unique_ptr<Neighbour>> nbs_;
   bool posted_ = false, posted_grads_ = false;
+  HaloTraffic traffic_;
 };
 
 }  // namespace frmini::solver

@@ -106,7 +106,11 @@ std::vector<int> pair_points(const std::vector<double>& xl, const std::vector<do
 }  // namespace
 
 Interfaces build_interfaces(const meshes::Mesh& mesh, const std::vector<GroupGeometry>& geos,
-                            const std::vector<std::vector<int>>& fpts_face) {
+                            const std::vector<std::vector<int>>& fpts_face,
+                            const std::vector<std::vector<int64_t>>* numbers) {
+  // The element numbers that break ties: the whole mesh's, so a part takes each of its own
+  // pairs from the same side as a run on one part (one-sided LDG reads that side).
+  auto number = [&](int g, int64_t e) { return numbers ? (*numbers)[std::size_t(g)][std::size_t(e)] : e; };
   const int nd = mesh.ndims;
   Interfaces out;
   out.internal.ndims = nd;
@@ -142,7 +146,7 @@ Interfaces build_interfaces(const meshes::Mesh& mesh, const std::vector<GroupGeo
         const int rg = link.index;
         const int64_t re = link.elem;
         const int rf = link.face;
-        if (std::tie(f, g, e) > std::tie(rf, rg, re)) continue;
+        if (std::tuple(f, g, number(g, e)) > std::tuple(rf, rg, number(rg, re))) continue;
         const GroupGeometry& rgeo = geos[rg];
         auto [r0, rn] = ranges[rg][rf];
         if (rn != nf)

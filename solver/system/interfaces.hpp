@@ -40,6 +40,13 @@ struct BoundaryInterfaces {
   std::size_t size() const { return left.size(); }
 };
 
+// What a part's MPI exchanges have cost so far (Halo, frmini bench scaling, the run report):
+// the bytes and messages it sent, the wall time it spent waiting for them (where the exchange
+// was not hidden behind the part's own kernels), and how many parts it borders.
+struct HaloTraffic {
+  double bytes = 0, messages = 0, wait_s = 0, neighbours = 0;
+};
+
 // The faces one part of a partitioned mesh shares with another part (meshes/mesh_part.hpp):
 // this side's flux points in an order both parts derive alone, from the global numbers of the
 // two sides: first the faces whose left side (as a one-part run would orient them: the side
@@ -71,9 +78,12 @@ struct Interfaces {
 // `geos[g]` and `fpts_face[g]` (the face of each flux point) belong to mesh.groups[g].
 // Throws UserError if the flux points of two matched faces do not coincide (a mesh whose
 // faces are not conforming, or a periodic transform that does not map one onto the other).
-// FaceLink::remote faces are left out: they are the parts' (below).
+// FaceLink::remote faces are left out: they are the parts' (below). `numbers` (a part's
+// MeshPart::gelem): the whole mesh's element numbers, by which a pair's side is chosen as on
+// the whole mesh; null: the mesh's own.
 Interfaces build_interfaces(const meshes::Mesh& mesh, const std::vector<GroupGeometry>& geos,
-                            const std::vector<std::vector<int>>& fpts_face);
+                            const std::vector<std::vector<int>>& fpts_face,
+                            const std::vector<std::vector<int64_t>>* numbers = nullptr);
 
 // Building the MPI interfaces of a part takes one exchange of flux-point positions: first the
 // positions this part sends each neighbouring part (those of the faces where it is the left

@@ -69,6 +69,10 @@ struct System::Impl {
   std::vector<bool> affine;
   std::map<std::string, std::string> choices;
   std::vector<int64_t> block;  // per group: elements per cache block of its chains (0 = none)
+  // Per group, over several ranks: the leading elements that have a face on another part
+  // (meshes::MeshPart::nhalo), rounded up to the SoA width; their chains run before the
+  // exchange is posted, the other elements' after (0 on one rank: everything after).
+  std::vector<int64_t> nhalo;
 };
 
 namespace {
@@ -128,7 +132,7 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
     geos_.push_back(compute_geometry(g, nd, ops_.back()));
     fpts_face.push_back(ops_.back().fpts_face);
   }
-  ifs_ = build_interfaces(mesh, geos_, fpts_face);
+  ifs_ = build_interfaces(mesh, geos_, fpts_face, part ? &part->gelem : nullptr);
   if (part && comm_) ifs_.mpi = exchange_mpi_interfaces(*part, *comm_, geos_, fpts_face);
 
   // Boundary conditions: one for every boundary that has faces, none for a missing boundary.
@@ -327,6 +331,12 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
   I.idx = be.alloc(std::max<std::size_t>(idx.size(), 1) * sizeof(int64_t));
   if (!idx.empty()) be.upload(*I.idx, 0, idx.data(), idx.size() * sizeof(int64_t));
   if (!ifs_.mpi.empty()) halo_ = std::make_unique<Halo>(*this, ifs_.mpi, *comm_);
+  I.nhalo.assign(layout_.size(), 0);
+  if (halo_ && part)
+    for (std::size_t g = 0; g < layout_.size(); ++g) {
+      const int64_t s = int64_t(I.soa);
+      I.nhalo[g] = std::min(layout_[g].neles_pad, (part->nhalo.at(g) + s - 1) / s * s);
+    }
   double n = double(ndofs());
   if (comm_) comm_->sum(&n, 1);
   global_ndofs_ = int64_t(n);
@@ -433,6 +443,15 @@ void System::rhs(double t, int uin, int fout) {
   auto run_chain = [&](std::size_t g, const Chain& c) {
     be_.run_chain(layout_[g].neles_pad, I.block[g], c);
   };
+  // Over several ranks a chain whose results the exchange sends runs in two pieces: first
+  // over the elements with faces on other parts (`halo` true), then, once the exchange is
+  // posted, over the others while the messages travel. On one rank the first piece is empty.
+  const std::function<void()> poll = halo_ ? std::function<void()>([this] { halo_->progress(); }) : nullptr;
+  auto run_piece = [&](std::size_t g, const Chain& c, bool halo) {
+    const int64_t h = I.nhalo[g];
+    if (halo) be_.run_chain(0, h, I.block[g], c, {});
+    else be_.run_chain(h, layout_[g].neles_pad, I.block[g], c, poll);
+  };
   auto panel = [&](std::size_t off, int64_t ld) { return ArgValue::panel(A, off, ld); };
   // Group g's flux (or gradient) at the solution points from row `row`: a matmul operand, and
   // an element kernel's argument.
@@ -465,14 +484,16 @@ void System::rhs(double t, int uin, int fout) {
 
   // 1. Solution to the flux points (Euler: and the flux and its divergence; the solution
   //    register may be the result register, and each block reads its u before M132 writes).
+  //    Shared faces: the elements on them first, then this side's u goes to the other parts
+  //    while the other elements' chains and this part's own interfaces run.
+  std::vector<Chain> first(layout_.size());
   for (std::size_t g = 0; g < layout_.size(); ++g) {
-    Chain c{mm(g, "M0", 0.0, layout_[g].reg[uin], layout_[g].scal_fpts, rin, visc)};
-    if (!visc) flux_steps(g, c);
-    run_chain(g, c);
+    first[g] = Chain{mm(g, "M0", 0.0, layout_[g].reg[uin], layout_[g].scal_fpts, rin, visc)};
+    if (!visc) flux_steps(g, first[g]);
+    if (halo_) run_piece(g, first[g], true);
   }
-
-  // Shared faces: this side's u goes to the other parts while this part's own interfaces run.
   if (halo_) halo_->post_solution();
+  for (std::size_t g = 0; g < layout_.size(); ++g) run_piece(g, first[g], false);
 
   if (visc) {
     // 2. LDG common solution.
@@ -499,7 +520,9 @@ void System::rhs(double t, int uin, int fout) {
     }
     if (halo_) halo_->finish_conu();
     // 3. Gradients (uncorrected + correction, to physical), at the flux points, then the flux
-    //    and its divergence: one chain per group.
+    //    and its divergence: one chain per group; as in 1, the elements on shared faces
+    //    first, their gradients posted, then the others.
+    std::vector<Chain> grad(layout_.size());
     for (std::size_t g = 0; g < layout_.size(); ++g) {
       const auto& l = layout_[g];
       // One-sided LDG: comm_fpts holds the jump u_c - u_f (physics::ldg_one_sided).
@@ -519,9 +542,11 @@ void System::rhs(double t, int uin, int fout) {
         c.push_back(mm(g, "M0", 0.0, upts(l, dim * l.nupts),
                        l.vect_fpts + std::size_t(dim) * l.nfpts * l.ld, "grad" + std::to_string(dim), true, I.grad_rows[g]));
       flux_steps(g, c);
-      run_chain(g, c);
+      grad[g] = std::move(c);
+      if (halo_) run_piece(g, grad[g], true);
     }
     if (halo_) halo_->post_gradients();
+    for (std::size_t g = 0; g < layout_.size(); ++g) run_piece(g, grad[g], false);
   }
 
   // 4. Common normal fluxes.
@@ -779,6 +804,8 @@ std::vector<std::vector<double>> System::download_solution(int reg) {
 }
 
 std::map<std::string, std::string> System::matmul_choices() const { return impl_->choices; }
+
+HaloTraffic System::halo_traffic() const { return halo_ ? halo_->traffic() : HaloTraffic{}; }
 
 namespace {
 // The bytes a pointwise launch over [b, e) must move: every value loaded or stored once, plus

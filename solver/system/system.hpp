@@ -109,6 +109,10 @@ class System {
   void upload_solution(int reg, const std::vector<std::vector<double>>& soln);
   std::vector<std::vector<double>> download_solution(int reg);
 
+  // The MPI exchanges' cost so far on this rank (zeros on one rank or a part with no
+  // neighbour).
+  HaloTraffic halo_traffic() const;
+
   // The provider and strategy chosen for each operator product ("hex-p3-M0" -> "generated:...").
   std::map<std::string, std::string> matmul_choices() const;
 

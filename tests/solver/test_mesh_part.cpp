@@ -82,7 +82,8 @@ void check_parts(const meshes::Mesh& whole, const std::vector<std::vector<int32_
     auto glob = [&](const solver::FacePoint& f) {
       return GPoint{part.ggroup[std::size_t(f.group)], part.gelem[std::size_t(f.group)][std::size_t(f.elem)], f.fpt};
     };
-    const auto li = solver::build_interfaces(part.mesh, geos[std::size_t(p)].geos, geos[std::size_t(p)].fpts_face);
+    const auto li = solver::build_interfaces(part.mesh, geos[std::size_t(p)].geos, geos[std::size_t(p)].fpts_face,
+                                             &part.gelem);
     for (std::size_t k = 0; k < li.internal.size(); ++k) got[glob(li.internal.left[k])] = glob(li.internal.right[k]);
   }
   // Across parts: point k of p's list for q and point k of q's list for p are a pair, the left
