@@ -81,7 +81,10 @@ class ExportPlugin : public PeriodicOutput {
 
  private:
   void write(RunContext& ctx, int count) override {
+    // Over several ranks the solution is gathered on rank 0 (every rank takes part), which
+    // makes the files for the whole mesh.
     const SolutionFile s = current_solution(ctx);
+    if (!ctx.root()) return;
     const double t = s.state.t;
     const std::string n = output_name(base_, t, count);
     fs::create_directories(dir_.empty() ? fs::path(".") : dir_);

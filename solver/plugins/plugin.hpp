@@ -82,6 +82,10 @@ void register_plugin(const std::string& section, PluginFactory make);
 struct SolutionFile;
 SolutionFile solution_header(RunContext& ctx);
 SolutionFile current_solution(RunContext& ctx);
+// A file of this part's values per element (download_solution's layout, any number of
+// variables per point) in the whole mesh's layout: over several ranks gathered on rank 0
+// (collective; the other ranks get the header alone).
+SolutionFile whole_solution(RunContext& ctx, std::vector<std::vector<double>> local);
 std::string write_current_solution(RunContext& ctx, const std::filesystem::path& path);
 
 // A plugin that writes output number n at t0 + n dt_out (computed, never a running sum, so a

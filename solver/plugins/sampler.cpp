@@ -7,6 +7,10 @@
 // polynomial's physical gradient (solver/system/gradients), so a solution the elements
 // represent exactly is sampled exactly. Only the located elements' solution is read: gathered
 // on the device and downloaded (element_gather.hpp), never the whole solution.
+// Over several ranks each part locates the points in its own elements; a point found by
+// several parts (on a face they share) belongs to the lowest rank; the owners' values are
+// summed over the ranks (each value plus zeros, so the same digits as one rank) and rank 0
+// writes the rows.
 #include <array>
 #include <cmath>
 #include <cstdio>
@@ -67,26 +71,40 @@ class Sampler : public SampledHistory {
   std::string name() const override { return "sampler"; }
 
   void start(RunContext& ctx) override {
-    const auto& mesh = ctx.kase.mesh;
+    const auto& mesh = ctx.dist ? ctx.dist->part().mesh : ctx.kase.mesh;
     const int nd = mesh.ndims;
     loc_ = locate_points(mesh, pts_);
+    if (ctx.dist) {
+      // Owner: the lowest rank that found the point (-rank, maximised; -inf where none did).
+      std::vector<double> owner(pts_.size());
+      for (std::size_t i = 0; i < pts_.size(); ++i)
+        owner[i] = loc_[i].group >= 0 ? -double(ctx.dist->rank()) : -1e300;
+      ctx.dist->comm().max(owner.data(), owner.size());
+      for (std::size_t i = 0; i < pts_.size(); ++i) {
+        if (owner[i] < -1e299) continue;  // in no part: said below, by every rank alike
+        if (-owner[i] != double(ctx.dist->rank())) loc_[i].group = -2;
+      }
+    }
     for (std::size_t i = 0; i < pts_.size(); ++i)
-      if (loc_[i].group < 0)
+      if (loc_[i].group == -1)
         throw UserError(where_ + ": point " + std::to_string(i) + " " + fmt_point(pts_[i], nd) +
                         " lies in no element of the mesh");
     std::vector<std::pair<int, int64_t>> eles;
-    for (const auto& l : loc_) eles.emplace_back(l.group, l.elem);
+    for (const auto& l : loc_)
+      if (l.group >= 0) eles.emplace_back(l.group, l.elem);
     gather_ = std::make_unique<ElementGather>(ctx.sys, eles);
     // Each point's row of its element's nodal basis, once.
     const auto& ops = ctx.sys.operators();
+    rows_.resize(pts_.size());
     for (std::size_t i = 0; i < pts_.size(); ++i) {
+      if (loc_[i].group < 0) continue;  // another rank's
       const auto& o = ops[std::size_t(loc_[i].group)];
       if (o.etype != mesh.groups[std::size_t(loc_[i].group)].etype)
         throw std::logic_error("sampler: system and mesh groups differ");
       operators::NodalBasis basis(o.etype, o.order, o.upts);
       operators::Matrix x(1, std::size_t(nd));
       for (int c = 0; c < nd; ++c) x(0, std::size_t(c)) = loc_[i].xi[std::size_t(c)];
-      rows_.push_back(basis.at(x).data);
+      rows_[i] = basis.at(x).data;
     }
     // The header: step, t, point, coordinates, variables[, d var / d x_j].
     static const char* axes[3] = {"x", "y", "z"};
@@ -110,9 +128,11 @@ class Sampler : public SampledHistory {
     gather_->download(ctx.intg.current());
     const auto& ops = ctx.sys.operators();
     std::vector<double> q(std::size_t(nv), 0.0), dq(std::size_t(nd * nv), 0.0), grad;
-    char b[64];
-    std::string row;
+    // Each point's columns (variables, then gradients), zero where another rank owns it.
+    const std::size_t ncols = std::size_t(nv) * (gradients_ ? std::size_t(nd + 1) : 1);
+    std::vector<double> cols(pts_.size() * ncols, 0.0);
     for (std::size_t i = 0; i < pts_.size(); ++i) {
+      if (loc_[i].group < 0) continue;
       const auto g = std::size_t(loc_[i].group);
       const auto e = std::size_t(loc_[i].elem);
       const int nupts = ops[g].nupts;
@@ -140,6 +160,14 @@ class Sampler : public SampledHistory {
       if (gradients_)
         for (int v = 0; v < nv; ++v)
           for (int c = 0; c < nd; ++c) dvals.push_back(d[std::size_t(c * nv + v)]);
+      std::copy(vals.begin(), vals.end(), cols.begin() + std::ptrdiff_t(i * ncols));
+      std::copy(dvals.begin(), dvals.end(), cols.begin() + std::ptrdiff_t(i * ncols + vals.size()));
+    }
+    if (ctx.dist) ctx.dist->comm().sum(cols.data(), cols.size());
+    if (!ctx.root()) return;
+    char b[64];
+    std::string row;
+    for (std::size_t i = 0; i < pts_.size(); ++i) {
       std::snprintf(b, sizeof b, "%lld,%.17g,%zu", (long long)ctx.intg.state().nsteps,
                     ctx.intg.state().t, i);
       row = b;
@@ -147,15 +175,11 @@ class Sampler : public SampledHistory {
         std::snprintf(b, sizeof b, ",%.17g", pts_[i][std::size_t(c)]);
         row += b;
       }
-      for (double x : vals) {
-        std::snprintf(b, sizeof b, ",%.17g", x);
+      for (std::size_t j = 0; j < ncols; ++j) {
+        std::snprintf(b, sizeof b, ",%.17g", cols[i * ncols + j]);
         row += b;
       }
-      for (double x : dvals) {
-        std::snprintf(b, sizeof b, ",%.17g", x);
-        row += b;
-      }
-      hist_.append(row);
+      append(ctx, row);
     }
   }
 

@@ -62,15 +62,17 @@ class TimeAveragePlugin : public Plugin {
     conserved_to_primitive(u, ctx.sys.ndims(), nupts, ctx.sys.config().phys.gamma);
     acc_.add(ctx.intg.state().t, u);
   }
+  // Over several ranks each part averages its own elements (every sample is element by
+  // element); the file is gathered into the whole mesh's layout and rank 0 writes it.
   void write(RunContext& ctx) {
     const std::string n = output_name(base_, ctx.intg.state().t, count_++);
-    SolutionFile f = solution_header(ctx);
+    SolutionFile f = whole_solution(ctx, acc_.mean());
+    last_written_ = acc_.tlast();
+    if (!ctx.root()) return;
     f.variables = "primitive-mean";
-    f.soln = acc_.mean();
     const auto path = dir_ / (n + ".h5");
     std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
     write_solution(path.string(), f);
-    last_written_ = acc_.tlast();
   }
 
   int64_t nsteps_;

@@ -70,16 +70,6 @@ void check_physical(const Case& k, System& sys, int reg, const std::string& sour
   }
 }
 
-// The plugins that do not yet run over several ranks (they read the solution of the whole
-// mesh or of points anywhere in it): refused before the run starts.
-void refuse_undistributed_plugins(const Case& k) {
-  for (const char* p : {"plugins.sampler", "plugins.tavg", "plugins.export"})
-    if (k.cfg.has_section(p))
-      throw UserError(k.cfg.filename() + ": [" + p + "] does not run on several ranks yet (run it "
-                      "on one, or leave the plugin out; the writer, forces, integrals, nancheck, "
-                      "progress and timing plugins run on any number)");
-}
-
 // Where a signal's checkpoint goes: beside the writer's files if the case has a writer, else
 // in the working directory; named after the case and the step, so it overwrites nothing.
 std::filesystem::path checkpoint_path(const Case& k, int64_t nsteps) {
@@ -102,7 +92,6 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
   std::unique_ptr<Distribution> dist;
   std::string note;
   if (comm.size() > 1) {
-    if (!o.no_plugins) refuse_undistributed_plugins(k);
     dist = std::make_unique<Distribution>(k.mesh, comm, note);
   }
   const bool root = comm.rank() == 0;
