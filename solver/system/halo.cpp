@@ -235,24 +235,17 @@ void Halo::progress() {
 void Halo::post_solution() { post(false); }
 void Halo::post_gradients() { post(true); }
 
-void Halo::finish_conu() {
+void Halo::finish_with(const std::string& which) {
   finish();
   for (auto& nb : nbs_) {
     const auto [lb, le] = nb->mi->as_left();
     const auto [rb, re] = nb->mi->as_right();
-    if (le > lb) kernel(*nb, "intconu", false).run(int64_t(lb), int64_t(le));
-    if (re > rb) kernel(*nb, "intconu", true).run(int64_t(rb), int64_t(re));
+    if (le > lb) kernel(*nb, which, false).run(int64_t(lb), int64_t(le));
+    if (re > rb) kernel(*nb, which, true).run(int64_t(rb), int64_t(re));
   }
 }
 
-void Halo::finish_cflux() {
-  finish();
-  for (auto& nb : nbs_) {
-    const auto [lb, le] = nb->mi->as_left();
-    const auto [rb, re] = nb->mi->as_right();
-    if (le > lb) kernel(*nb, "intcflux", false).run(int64_t(lb), int64_t(le));
-    if (re > rb) kernel(*nb, "intcflux", true).run(int64_t(rb), int64_t(re));
-  }
-}
+void Halo::finish_conu() { finish_with("intconu"); }
+void Halo::finish_cflux() { finish_with("intcflux"); }
 
 }  // namespace frmini::solver

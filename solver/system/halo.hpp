@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "kernels/backend.hpp"
@@ -55,6 +56,8 @@ class Halo {
   struct Neighbour;
   void post(bool grads);
   void finish();
+  // finish(), then the interface kernel `which` on the shared points, each side's range.
+  void finish_with(const std::string& which);
   kernels::pointwise::PointwiseKernel& kernel(Neighbour& nb, const std::string& which, bool as_right);
   System& sys_;
   comm::Comm& comm_;
