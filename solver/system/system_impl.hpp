@@ -1,0 +1,84 @@
+// The System's private state, shared by its source files (system.cpp: set-up and the RHS;
+// registers.cpp: register arithmetic, uploads and downloads; system_profile.cpp: the kernel
+// table of the run report). Not for use outside solver/system.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "kernels/backend.hpp"
+#include "kernels/matmul/provider.hpp"
+#include "solver/system/system.hpp"
+
+namespace frmini::solver {
+
+using kernels::Buffer;
+using kernels::pointwise::ArgValue;
+using kernels::pointwise::PointwiseKernel;
+
+namespace detail {
+
+struct IfaceData {
+  std::size_t n = 0;
+  std::size_t nrm = 0, magn = 0, ploc = 0;           // arena offsets (arrays, ld = n)
+  std::size_t ixl = 0, ixr = 0, rsl = 0, rsr = 0;    // idx offsets: scal_fpts views
+  std::size_t gxl = 0, gxr = 0;                      // vect_fpts views (row stride rsl/rsr)
+  std::size_t cxl = 0, cxr = 0;                      // comm_fpts views
+  std::string name;                                  // boundaries
+  BcSpec bc;
+};
+
+// Remembers the whole range the RHS runs it over (noted before a launch or a chain), so the
+// report can time a kernel as the RHS ran it; run() itself records nothing, as the threads
+// of a cache-blocked chain call it at once.
+class Recorded : public PointwiseKernel {
+ public:
+  explicit Recorded(std::unique_ptr<PointwiseKernel> k) : k_(std::move(k)) {}
+  const kernels::pointwise::Spec& spec() const override { return k_->spec(); }
+  void bind(const std::vector<ArgValue>& a) override { k_->bind(a); }
+  void set_scalar(std::size_t arg, double v) override { k_->set_scalar(arg, v); }
+  void run(int64_t b, int64_t e) override { k_->run(b, e); }
+  void note(int64_t b, int64_t e) { begin = b, end = e; }
+  void launch(int64_t b, int64_t e) {
+    note(b, e);
+    run(b, e);
+  }
+  int64_t begin = 0, end = 0;
+
+ private:
+  std::unique_ptr<PointwiseKernel> k_;
+};
+
+}  // namespace detail
+
+using detail::IfaceData;
+using detail::Recorded;
+
+struct System::Impl {
+  std::unique_ptr<Buffer> arena, idx;
+  std::size_t item = 8, soa = 8;
+  std::size_t reg_begin = 0, reg_len = 0;  // register r spans [reg_off(r), +reg_len)
+  std::vector<std::size_t> reg_off;
+  IfaceData internal;
+  std::vector<IfaceData> bnds;
+  std::map<std::string, std::unique_ptr<kernels::matmul::Kernel>> mm;
+  std::map<std::string, double> mm_bytes;  // minimum bytes of each product
+  std::map<std::string, std::unique_ptr<Recorded>> pw;
+  // Per group: the leading flux-point rows whose gradients some kernel reads (the others are
+  // never computed: one-sided LDG reads one side's, and on a structured mesh the left rows
+  // come first).
+  std::vector<int> grad_rows;
+  // Per group: whether every element's metric terms are the same at all its solution points
+  // (parallelepipeds: the Taylor-Green box), so the kernels read one point row of them.
+  std::vector<bool> affine;
+  std::map<std::string, std::string> choices;
+  std::vector<int64_t> block;  // per group: elements per cache block of its chains (0 = none)
+  // Per group, over several ranks: the leading elements that have a face on another part
+  // (meshes::MeshPart::nhalo), rounded up to the SoA width; their chains run before the
+  // exchange is posted, the other elements' after (0 on one rank: everything after).
+  std::vector<int64_t> nhalo;
+};
+
+}  // namespace frmini::solver

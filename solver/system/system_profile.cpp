@@ -1,0 +1,63 @@
+// The run report's kernel table: every kernel the RHS ran, timed alone over the range it ran
+// it over, with the bytes it must move.
+#include <algorithm>
+#include <chrono>
+
+#include "kernels/matmul/analysis.hpp"
+#include "solver/system/system_impl.hpp"
+
+namespace frmini::solver {
+
+namespace {
+// The bytes a pointwise launch over [b, e) must move: every value loaded or stored once, plus
+// the index tables of views.
+double pointwise_bytes(const kernels::pointwise::Spec& s, int64_t b, int64_t e, std::size_t item) {
+  using namespace kernels::pointwise;
+  const double npts = s.space == Space::element_points ? std::stod(s.defines.at("NPTS")) : 1.0;
+  const double n = double(e - b) * npts;
+  double bytes = 0;
+  for (const auto& a : s.args) {
+    if (a.kind == ArgKind::scalar || a.kind == ArgKind::index) continue;
+    double count = 1;
+    for (int x : a.shape) count *= x;
+    const int passes = (a.intent != Intent::out) + (a.intent != Intent::in);
+    bytes += passes * count * double(item) * n;
+    if (a.kind == ArgKind::view) bytes += (a.shape.size() == 2 ? 16.0 : 8.0) * n;
+  }
+  return bytes;
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0.0 : v[v.size() / 2];
+}
+}  // namespace
+
+std::vector<System::KernelProfile> System::profile(int nrep) {
+  Impl& I = *impl_;
+  std::vector<KernelProfile> out;
+  for (auto& [key, k] : I.mm) {
+    kernels::matmul::Kernel* kp = k.get();
+    // "0:M460:r0" -> "hex-p3-M460 (r0)"
+    std::string op = key.substr(key.find(':') + 1);
+    std::string tag = op.substr(op.find(':') + 1);
+    op = op.substr(0, op.find(':'));
+    std::string name = layout_[std::stoul(key)].etype + "-p" + std::to_string(cfg_.order) + "-" +
+                       op + (tag.empty() ? "" : " (" + tag + ")");
+    out.push_back({name, median(be_.time_runs([kp] { kp->run(); }, 1, nrep)), I.mm_bytes[key]});
+  }
+  for (auto& [key, k] : I.pw) {
+    Recorded* kp = k.get();
+    if (kp->end <= kp->begin) continue;
+    std::size_t narrays = 0;
+    for (const auto& a : kp->spec().args) narrays += a.kind == kernels::pointwise::ArgKind::array;
+    std::string name = key.rfind("reg:", 0) == 0
+                           ? "registers: " + kp->spec().name + " (" + std::to_string(narrays) + " registers)"
+                           : key;
+    out.push_back({name, median(be_.time_runs([kp] { kp->run(kp->begin, kp->end); }, 1, nrep)),
+                   pointwise_bytes(kp->spec(), kp->begin, kp->end, I.item)});
+  }
+  return out;
+}
+
+}  // namespace frmini::solver
