@@ -3,6 +3,7 @@
 #include <omp.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -91,6 +92,11 @@ std::size_t cache_bytes(int want) {
 std::size_t llc_bytes() {
   static const std::size_t bytes = cache_bytes(-1);
   return bytes;
+}
+
+std::size_t usable_llc_bytes(int threads) {
+  constexpr std::size_t per_thread = std::size_t(16) << 20;
+  return std::min(llc_bytes(), per_thread * std::size_t(std::max(threads, 1)));
 }
 
 std::size_t l2_bytes() {

@@ -13,6 +13,11 @@ std::string cpu_model();          // "model name" of /proc/cpuinfo
 std::string cpu_flags_hash();     // hash of the ISA flags: -march=native code depends on them
 std::size_t llc_bytes();          // largest cache level's size (sysfs, then sysconf); 0 = unknown
 std::size_t l2_bytes();           // a core's level-2 data cache (sysfs, then sysconf); 0 = unknown
+// The part of the last-level cache `threads` threads can count on: llc_bytes(), but at most
+// 16 MiB a thread. Under a hypervisor sysfs reports the host's whole L3 (480 MiB on a 2-vCPU
+// Intel Xeon VM), most of which serves other guests; no x86 part gives one core more than
+// 12 MiB (3D V-cache Zen). Cache blocks and streaming stores are sized from this. 0 = unknown.
+std::size_t usable_llc_bytes(int threads);
 int max_threads();                // OpenMP threads a parallel region gets
 
 // The instruction set the run-time compiled kernels (and libxsmm's JIT) target. Chosen by

@@ -71,8 +71,8 @@ class GeneratedProvider : public matmul::Provider {
     // anyway: then streaming stores only save reading every line before it is written, and
     // they are the only candidates, as timing one block at a time cannot see that saving.
     const bool aligned = p.beta == 0.0 && cbase % 64 == 0 && (p.c.ld * s) % 64 == 0 && sb >= 16;
-    const bool stream_out = aligned && p.block && p.c_leaves_chain && llc_bytes() &&
-                            p.m() * p.n * s > llc_bytes();
+    const std::size_t llc = usable_llc_bytes(be_.threads());
+    const bool stream_out = aligned && p.block && p.c_leaves_chain && llc && p.m() * p.n * s > llc;
     const bool nt_ok = aligned && (p.block == 0 || stream_out);
     const std::size_t ncols = p.block ? std::min(p.block, p.n) : p.n;
     auto strats = strategies_for(an, p, vl);

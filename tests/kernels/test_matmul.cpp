@@ -1,4 +1,5 @@
 // Matmul providers on small and awkward operators, make_kernel and the auto tuner.
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -262,7 +263,7 @@ TEST_CASE("generated (cpu): look-ahead prefetches beyond a 32-bit displacement f
 
 TEST_CASE("generated (cpu): a chain's output larger than the cache is streamed, and correct",
           "[matmul]") {
-  // hex p3 M0 with C larger than the last-level cache, run block by block as a chain runs it:
+  // hex p3 M0 with C larger than the usable last-level cache, run block by block as a chain runs it:
   // when nothing in the chain reads C, only streaming-store candidates are offered, and each
   // gives the reference provider's product.
   StrictCache tc;
@@ -276,7 +277,7 @@ TEST_CASE("generated (cpu): a chain's output larger than the cache is streamed, 
   const auto m0 = operators::get(operators::build_operators("hex", 3, ""), "M0");
   const auto a = matrix(m0.rows, m0.cols, m0.data);
   const std::size_t block = 640;
-  const std::size_t llc = kernels::cpu::llc_bytes();
+  const std::size_t llc = kernels::cpu::usable_llc_bytes(kernels::cpu::max_threads());
   if (llc == 0) {  // nothing is streamed where the cache size is unknown
     WARN("skipped: the last-level cache size is unknown here");
     return;
@@ -306,4 +307,24 @@ TEST_CASE("generated (cpu): a chain's output larger than the cache is streamed, 
   // Read again in the chain: plain stores only.
   p.c_leaves_chain = false;
   for (auto& k : gen->candidates(p)) CHECK(k->strategy().find("-nt") == std::string::npos);
+}
+
+TEST_CASE("cpu: cache blocks and streaming stores count at most 16 MiB of cache a thread",
+          "[matmul]") {
+  // A VM's sysfs reports its host's whole L3 (480 MiB on a 2-vCPU Intel Xeon); sized from
+  // that, a chain's blocks held 31 MB and its outputs were never streamed, which made the
+  // chains slower than no chains at all (docs/performance.md, 25 Nov 2026, night).
+  const std::size_t llc = kernels::cpu::llc_bytes(), mib = std::size_t(1) << 20;
+  for (int t : {1, 2, 64}) CHECK(kernels::cpu::usable_llc_bytes(t) == std::min(llc, 16 * mib * std::size_t(t)));
+  auto be = kernels::make_backend("cpu");
+  const int threads = be->chain_slots();
+  // hex p3 Navier-Stokes, double: what one element's longest chain touches (solver/system).
+  const std::size_t unit = 37120;
+  const int64_t block = be->chain_block(unit, 8);
+  const std::size_t l2 = kernels::cpu::l2_bytes() ? kernels::cpu::l2_bytes() : mib;
+  const std::size_t most = std::max(l2 / 2, 16 * mib / 8);
+  INFO("block " << block << " elements, " << threads << " threads");
+  CHECK(block >= 8);
+  CHECK(block % 8 == 0);
+  CHECK(std::size_t(block) * unit <= std::max(most, 8 * unit));
 }
