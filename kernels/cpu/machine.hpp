@@ -15,8 +15,10 @@ std::size_t llc_bytes();          // largest cache level's size (sysfs, then sys
 std::size_t l2_bytes();           // a core's level-2 data cache (sysfs, then sysconf); 0 = unknown
 // The part of the last-level cache `threads` threads can count on: llc_bytes(), but at most
 // 16 MiB a thread. Under a hypervisor sysfs reports the host's whole L3 (480 MiB on a 2-vCPU
-// Intel Xeon VM), most of which serves other guests; no x86 part gives one core more than
-// 12 MiB (3D V-cache Zen). Cache blocks and streaming stores are sized from this. 0 = unknown.
+// Intel Xeon VM), most of which serves other guests. x86 parts give a core 1.5-5 MiB of L3,
+// 12 MiB with 3D V-cache; on the few with more (EPYCs with one or two cores per CCD) frmini
+// only counts less than it could. Cache blocks and streaming stores are sized from this.
+// 0 = unknown.
 std::size_t usable_llc_bytes(int threads);
 int max_threads();                // OpenMP threads a parallel region gets
 
