@@ -8,11 +8,11 @@
 
 namespace frmini::solver {
 
-void System::run_on_registers(const kernels::pointwise::Spec& spec,
-                              const std::vector<int>& regs, const std::vector<double>& scalars) {
+void System::run_on_registers(const RegisterKernel& rk) {
   Impl& I = *impl_;
   using namespace kernels::pointwise;
-  std::string key = "reg:" + spec.name + ":" + spec.body;
+  const Spec& spec = rk.spec;
+  const std::string key = "reg" + detail::register_key(rk, false);
   auto it = I.pw.find(key);
   if (it == I.pw.end())
     it = I.pw.emplace(key, std::make_unique<Recorded>(be_.pointwise(spec, cfg_.precision))).first;
@@ -21,9 +21,9 @@ void System::run_on_registers(const kernels::pointwise::Spec& spec,
   const int64_t len = int64_t(I.reg_len);
   for (const auto& a : spec.args) {
     if (a.kind == ArgKind::array)
-      args.push_back(ArgValue::panel(I.arena.get(), I.reg_off.at(regs.at(r++)), len));
+      args.push_back(ArgValue::panel(I.arena.get(), I.reg_off.at(rk.regs.at(r++)), len));
     else if (a.kind == ArgKind::scalar)
-      args.push_back(ArgValue::value(scalars.at(s++)));
+      args.push_back(ArgValue::value(rk.scalars.at(s++)));
     else
       throw std::logic_error(spec.name + ": register kernels take arrays and scalars only");
   }
@@ -31,7 +31,7 @@ void System::run_on_registers(const kernels::pointwise::Spec& spec,
   it->second->launch(0, len);
 }
 
-void System::axnpby(int dst, const std::vector<std::pair<double, int>>& terms) {
+System::RegisterKernel System::axnpby_kernel(int dst, const std::vector<std::pair<double, int>>& terms) {
   // dst's own coefficient, if any, and the other registers.
   double a0 = 0;
   bool reads_dst = false;
@@ -45,27 +45,32 @@ void System::axnpby(int dst, const std::vector<std::pair<double, int>>& terms) {
     }
   }
   using namespace kernels::pointwise;
-  Spec s;
+  RegisterKernel k;
+  Spec& s = k.spec;
   s.name = "axnpby";
   s.space = Space::points;
   s.args.push_back({"r0", ArgKind::array, reads_dst ? Intent::inout : Intent::out, {1}});
-  for (std::size_t k = 0; k < others.size(); ++k)
-    s.args.push_back({"r" + std::to_string(k + 1), ArgKind::array, Intent::in, {1}});
-  for (std::size_t k = 0; k <= others.size(); ++k)
-    s.args.push_back({"a" + std::to_string(k), ArgKind::scalar, Intent::in, {}});
+  for (std::size_t j = 0; j < others.size(); ++j)
+    s.args.push_back({"r" + std::to_string(j + 1), ArgKind::array, Intent::in, {1}});
+  for (std::size_t j = 0; j <= others.size(); ++j)
+    s.args.push_back({"a" + std::to_string(j), ArgKind::scalar, Intent::in, {}});
   // A register never read is never multiplied: 0*NaN would poison the result.
   s.body = reads_dst ? "r0[0] = a0*r0[0]" : "r0[0] = 0.0";
-  for (std::size_t k = 0; k < others.size(); ++k)
-    s.body += " + a" + std::to_string(k + 1) + "*r" + std::to_string(k + 1) + "[0]";
+  for (std::size_t j = 0; j < others.size(); ++j)
+    s.body += " + a" + std::to_string(j + 1) + "*r" + std::to_string(j + 1) + "[0]";
   s.body += ";";
   if (!reads_dst) s.body += " (void)a0;";
-  std::vector<int> regs{dst};
-  std::vector<double> scal{a0};
+  k.regs = {dst};
+  k.scalars = {a0};
   for (const auto& o : others) {
-    regs.push_back(o.second);
-    scal.push_back(o.first);
+    k.regs.push_back(o.second);
+    k.scalars.push_back(o.first);
   }
-  run_on_registers(s, regs, scal);
+  return k;
+}
+
+void System::axnpby(int dst, const std::vector<std::pair<double, int>>& terms) {
+  run_on_registers(axnpby_kernel(dst, terms));
 }
 
 double System::error_norm(int cur, int prev, int err, double atol, double rtol, bool l2) {

@@ -301,6 +301,26 @@ kernels::matmul::HostMatrix host_matrix(const operators::Matrix& m) {
 }  // namespace
 
 namespace {
+// A register kernel (a `points` kernel of {1} arrays) as an element kernel over one group's
+// registers: every array becomes a field of one value, and an element of the group nv such
+// "elements", for an AoSoA row holds an SoA block's variables one after another. The body
+// reads and writes the same values, so it is not touched.
+kernels::pointwise::Spec register_kernel_on_elements(const kernels::pointwise::Spec& spec, int nupts) {
+  using namespace kernels::pointwise;
+  Spec es = spec;
+  es.space = Space::element_points;
+  for (auto& a : es.args) {
+    if (a.kind == ArgKind::array && a.shape == std::vector<int>{1})
+      a.kind = ArgKind::field;
+    else if (a.kind != ArgKind::scalar)
+      throw std::logic_error(spec.name + ": register kernels take {1} arrays and scalars only");
+  }
+  es.defines["NPTS"] = std::to_string(nupts);
+  return es;
+}
+}  // namespace
+
+namespace {
 // A matmul operand of the RHS: an arena offset; ld 0 = its group's ld; window, slot: a
 // scratch panel's (Panel::window).
 struct Operand {
@@ -310,7 +330,7 @@ struct Operand {
 };
 }  // namespace
 
-void System::rhs(double t, int uin, int fout) {
+void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>& then) {
   Impl& I = *impl_;
   const int nd = ndims(), nv = nvars();
   const bool visc = cfg_.phys.viscous();
@@ -529,6 +549,25 @@ void System::rhs(double t, int uin, int fout) {
                                                        panel(l.rcpdjac, l.neles_pad)};
                         }),
                      g));
+    for (const auto& rk : then) {
+      auto& k = pw("reg" + std::to_string(g) + detail::register_key(rk, true),
+                   [&] { return register_kernel_on_elements(rk.spec, l.nupts); },
+                   [&] {
+                     std::vector<ArgValue> a;
+                     std::size_t r = 0, s = 0;
+                     for (const auto& arg : rk.spec.args)
+                       a.push_back(arg.kind == kernels::pointwise::ArgKind::array
+                                       ? panel(l.reg[rk.regs.at(r++)], l.ld)
+                                       : ArgValue::value(rk.scalars.at(s++)));
+                     return a;
+                   });
+      std::size_t s = 0;
+      for (std::size_t j = 0; j < rk.spec.args.size(); ++j)
+        if (rk.spec.args[j].kind == kernels::pointwise::ArgKind::scalar) k.set_scalar(j, rk.scalars.at(s++));
+      // Element ranges are ranges of nv one-value "elements" per element, as for the products.
+      k.note(0, l.neles_pad * nv);
+      c.push_back([&k, nv](int64_t b, int64_t e) { k.run(b * nv, e * nv); });
+    }
     run_chain(g, c);
   }
 }

@@ -81,14 +81,30 @@ class System {
   std::size_t register_offset(int reg) const;
   std::size_t soa_width() const;
 
-  // Enqueues u[fout] = du/dt of u[uin] at time t.
-  void rhs(double t, int uin, int fout);
+  // A `points` kernel over whole registers: its array arguments ({1} each) are bound in order
+  // to registers `regs`, its scalar arguments in order to `scalars`.
+  struct RegisterKernel {
+    kernels::pointwise::Spec spec;
+    std::vector<int> regs;
+    std::vector<double> scalars;
+  };
+  // r[dst] = sum of coefficient * r[reg] over `terms` (dst may be among them).
+  static RegisterKernel axnpby_kernel(int dst, const std::vector<std::pair<double, int>>& terms);
+
+  // Enqueues u[fout] = du/dt of u[uin] at time t, then the register kernels `then` in order.
+  // They run in the RHS's last pass over each block of elements, right after that block's
+  // derivative is written: the same values as running them after the RHS, but where the
+  // backend cache-blocks its chains they read the derivative (and each other's results) from
+  // cache, which saves a time integrator most of its passes over memory.
+  void rhs(double t, int uin, int fout, const std::vector<RegisterKernel>& then = {});
   // Enqueues r[dst] = sum of coefficient * r[reg] over `terms` (dst may be among them).
   void axnpby(int dst, const std::vector<std::pair<double, int>>& terms);
-  // Enqueues a `points` kernel over whole registers: its array arguments are bound in order to
-  // registers `regs`, its scalar arguments in order to `scalars`. Compiled once per spec.
+  // Enqueues a register kernel over whole registers. Compiled once per spec.
+  void run_on_registers(const RegisterKernel& k);
   void run_on_registers(const kernels::pointwise::Spec& spec, const std::vector<int>& regs,
-                        const std::vector<double>& scalars);
+                        const std::vector<double>& scalars) {
+    run_on_registers(RegisterKernel{spec, regs, scalars});
+  }
   // The weighted error norm of an embedded RK pair (PyFR's errest): over every value,
   // e = err / (atol + rtol*max(|cur|, |prev|)); "l2": sqrt(sum e^2 / n), "uniform": max |e|.
   // Computed on the device; overwrites register `err`. 100 for a NaN (reject the step).

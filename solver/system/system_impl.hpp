@@ -51,6 +51,16 @@ class Recorded : public PointwiseKernel {
   std::unique_ptr<PointwiseKernel> k_;
 };
 
+// The key of a register kernel among the System's pointwise kernels (after "reg" and, for
+// one run inside the RHS, the group): ":name:body", then ":rN" for each register it is bound
+// to where the binding is kept with the kernel.
+inline std::string register_key(const System::RegisterKernel& k, bool with_regs) {
+  std::string key = ":" + k.spec.name + ":" + k.spec.body;
+  if (with_regs)
+    for (int r : k.regs) key += ":r" + std::to_string(r);
+  return key;
+}
+
 }  // namespace detail
 
 using detail::IfaceData;

@@ -49,11 +49,18 @@ std::vector<System::KernelProfile> System::profile(int nrep) {
   for (auto& [key, k] : I.pw) {
     Recorded* kp = k.get();
     if (kp->end <= kp->begin) continue;
-    std::size_t narrays = 0;
-    for (const auto& a : kp->spec().args) narrays += a.kind == kernels::pointwise::ArgKind::array;
-    std::string name = key.rfind("reg:", 0) == 0
-                           ? "registers: " + kp->spec().name + " (" + std::to_string(narrays) + " registers)"
-                           : key;
+    // Register kernels: "reg:..." over whole registers, "reg<group>:..." inside the RHS
+    // (System::rhs), where their registers are fields.
+    std::size_t nregs = 0;
+    for (const auto& a : kp->spec().args) nregs += a.kind != kernels::pointwise::ArgKind::scalar;
+    std::string name = key;
+    if (key.rfind("reg:", 0) == 0)
+      name = "registers: " + kp->spec().name + " (" + std::to_string(nregs) + " registers)";
+    else if (key.rfind("reg", 0) == 0) {
+      const std::string g = key.substr(3, key.find(':') - 3);
+      name = "in RHS: " + kp->spec().name + " (" + std::to_string(nregs) + " registers)" +
+             (g == "0" ? "" : " g" + g);
+    }
     out.push_back({name, median(be_.time_runs([kp] { kp->run(kp->begin, kp->end); }, 1, nrep)),
                    pointwise_bytes(kp->spec(), kp->begin, kp->end, I.item)});
   }
