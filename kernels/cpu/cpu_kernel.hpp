@@ -33,10 +33,11 @@ class CpuKernel : public matmul::Kernel {
       : provider_(std::move(provider)), strategy_(std::move(strategy)), n_(p.n),
         b_(p.b), c_(p.c), body_(std::move(body)) {}
   void run() override;
-  void run_columns(std::size_t b, std::size_t e) override {
+  void run_columns(std::size_t b, std::size_t e) override { run_columns_from(b, b, e); }
+  void run_columns_from(std::size_t origin, std::size_t b, std::size_t e) override {
     if (e <= b) return;
     // Computed here, before a provider's body may open a (nested, one-thread) region.
-    body_(b, e, window_shift(b_, b), window_shift(c_, b));
+    body_(b, e, window_shift(b_, origin), window_shift(c_, origin));
   }
   std::string provider() const override { return provider_; }
   std::string strategy() const override { return strategy_; }

@@ -72,6 +72,14 @@ class Kernel {
   // is, one block of a chain). Used by the cpu backend's cache-blocked chains;
   // GPU backends may implement it by launching over the sub-range.
   virtual void run_columns(std::size_t col_begin, std::size_t col_end) = 0;
+  // The same on part of a chain's block that starts at column `origin` <= col_begin (a
+  // product that only some of a block's elements need): a scratch panel's window holds the
+  // block from `origin` on, so col_begin is found at window column col_begin - origin. A
+  // provider whose panels have no windows (every one but the cpu backend's) ignores origin.
+  virtual void run_columns_from(std::size_t origin, std::size_t col_begin, std::size_t col_end) {
+    (void)origin;
+    run_columns(col_begin, col_end);
+  }
 
   virtual std::string provider() const = 0;  // "generated", "blas", "xsmm", "reference"
   virtual std::string strategy() const = 0;  // e.g. "cstream", "bstream-msplit4", "dgemm"

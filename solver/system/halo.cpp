@@ -82,14 +82,6 @@ std::vector<MpiInterfaces> exchange_mpi_interfaces(const meshes::MeshPart& part,
   return build_mpi_interfaces(part, geos, fpts_face, received);
 }
 
-int Halo::grad_rows(const std::vector<MpiInterfaces>& ifs, std::size_t g) {
-  int rows = 0;
-  for (const auto& mi : ifs)
-    for (const auto& p : mi.left)
-      if (std::size_t(p.group) == g) rows = std::max(rows, p.fpt + 1);
-  return rows;
-}
-
 Halo::Halo(System& sys, const std::vector<MpiInterfaces>& ifs, comm::Comm& comm) : sys_(sys), comm_(comm) {
   auto& be = sys.backend();
   const auto& lay = sys.layout();

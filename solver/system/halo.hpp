@@ -49,8 +49,6 @@ class Halo {
   // Bytes each RHS sends (all neighbours).
   std::size_t bytes_per_rhs() const;
   const HaloTraffic& traffic() const { return traffic_; }
-  // Flux-point rows of group g whose gradients the packing reads.
-  static int grad_rows(const std::vector<MpiInterfaces>& ifs, std::size_t g);
 
  private:
   struct Neighbour;

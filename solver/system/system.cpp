@@ -253,17 +253,24 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
     }
   }
   // Gradient rows read: one side's with one-sided LDG (both otherwise), and every boundary's.
-  I.grad_rows.assign(layout_.size(), 0);
+  I.grad_rows.assign(layout_.size(), GradRows{});
   if (visc) {
     const int side = physics::ldg_one_sided(cfg_.phys);
+    std::vector<std::vector<int>> rows(layout_.size());
+    for (std::size_t g = 0; g < layout_.size(); ++g) rows[g].assign(std::size_t(layout_[g].neles_pad), 0);
     auto need = [&](const std::vector<FacePoint>& pts) {
-      for (const auto& p : pts) I.grad_rows[p.group] = std::max(I.grad_rows[p.group], p.fpt + 1);
+      for (const auto& p : pts) {
+        int& r = rows[std::size_t(p.group)][std::size_t(p.elem)];
+        r = std::max(r, p.fpt + 1);
+      }
     };
     if (side >= 0) need(ifs_.internal.left);
     if (side <= 0) need(ifs_.internal.right);
     for (const auto& b : ifs_.boundaries) need(b.left);
     // Every shared point's gradients are sent to the other part.
     for (const auto& m : ifs_.mpi) need(m.left);
+    for (std::size_t g = 0; g < layout_.size(); ++g)
+      I.grad_rows[g] = plan_grad_rows(rows[g], int64_t(I.soa), I.block[g] > 0);
   }
 
   I.idx = be.alloc(std::max<std::size_t>(idx.size(), 1) * sizeof(int64_t));
@@ -342,36 +349,42 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
   // kernel is created on first use (tuned by the provider for the group's cache block) and kept.
   // `leaves`: C is read only after the chain (by the interfaces or the next chain), so a
   // provider may stream it past the cache.
+  // `rows`, `cols`: [first, end) of A's rows (C's) and columns (B's rows) wanted ({0, 0}: all).
+  // `only`: the product runs on these element ranges of a block only (whole SoA blocks,
+  // ascending; kept by the caller).
+  using Span = std::pair<int, int>;
+  using Ranges = std::vector<std::pair<int64_t, int64_t>>;
   auto mm = [&](std::size_t g, const std::string& op, double beta, Operand bo, Operand co,
-                const std::string& tag, bool leaves = false,
-                int rows = 0, int cols = 0) -> kernels::Backend::ChainStep {
+                const std::string& tag, bool leaves = false, Span rows = {0, 0}, Span cols = {0, 0},
+                const Ranges* only = nullptr) -> kernels::Backend::ChainStep {
     const auto& l = layout_[g];
     std::string key = std::to_string(g) + ":" + op + ":" + tag;
     auto it = I.mm.find(key);
     if (it == I.mm.end()) {
       kernels::matmul::Problem p;
-      p.a = host_matrix(operators::get(ops_[g], op));
-      // Only the leading `rows` rows of C are wanted.
-      if (rows > 0 && std::size_t(rows) < p.a.rows) {
-        p.a.data.resize(std::size_t(rows) * p.a.cols);
-        p.a.rows = std::size_t(rows);
-      }
-      // Only the leading `cols` rows of B can be non-zero: the other columns of A are dropped.
-      if (cols > 0 && std::size_t(cols) < p.a.cols) {
-        std::vector<double> d(p.a.rows * std::size_t(cols));
-        for (std::size_t r = 0; r < p.a.rows; ++r)
-          for (std::size_t c = 0; c < std::size_t(cols); ++c) d[r * cols + c] = p.a.data[r * p.a.cols + c];
-        p.a.data = std::move(d);
-        p.a.cols = std::size_t(cols);
-      }
+      const operators::Matrix& full = operators::get(ops_[g], op);
+      if (rows.second == 0) rows = {0, int(full.rows)};
+      if (cols.second == 0) cols = {0, int(full.cols)};
+      // Only rows `rows` of C are wanted, and only rows `cols` of B can be non-zero.
+      p.a = host_matrix(full);
+      std::vector<double> d;
+      for (int r = rows.first; r < rows.second; ++r)
+        for (int c = cols.first; c < cols.second; ++c) d.push_back(p.a.data[std::size_t(r) * p.a.cols + c]);
+      p.a.data = std::move(d);
+      p.a.rows = std::size_t(rows.second - rows.first);
+      p.a.cols = std::size_t(cols.second - cols.first);
       p.beta = beta;
       p.precision = cfg_.precision;
       p.n = std::size_t(l.ld);
-      p.b = {A, bo.off, bo.ld ? bo.ld : std::size_t(l.ld), bo.window, bo.slot};
-      p.c = {A, co.off, co.ld ? co.ld : std::size_t(l.ld), co.window, co.slot};
-      p.name = l.etype + "-p" + std::to_string(cfg_.order) + "-" + op +
-               (p.a.rows < operators::get(ops_[g], op).rows ? "-rows" + std::to_string(p.a.rows) : "") +
-               (p.a.cols < operators::get(ops_[g], op).cols ? "-cols" + std::to_string(p.a.cols) : "");
+      const std::size_t ldb = bo.ld ? bo.ld : std::size_t(l.ld), ldc = co.ld ? co.ld : std::size_t(l.ld);
+      p.b = {A, bo.off + std::size_t(cols.first) * ldb, ldb, bo.window, bo.slot};
+      p.c = {A, co.off + std::size_t(rows.first) * ldc, ldc, co.window, co.slot};
+      auto span = [](const char* what, Span s, std::size_t n) {
+        if (s.first == 0 && std::size_t(s.second) == n) return std::string();
+        return std::string("-") + what + (s.first ? std::to_string(s.first) + "-" : "") + std::to_string(s.second);
+      };
+      p.name = l.etype + "-p" + std::to_string(cfg_.order) + "-" + op + span("rows", rows, full.rows) +
+               span("cols", cols, full.cols);
       p.block = std::size_t(I.block[g] * nv);
       p.c_leaves_chain = leaves;
       auto k = kernels::matmul::make_kernel(be_, cfg_.matmul, p);
@@ -381,7 +394,16 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
     }
     kernels::matmul::Kernel* k = it->second.get();
     // Element ranges are column ranges of nv columns per element (AoSoA, S | begin).
-    return [k, nv](int64_t b, int64_t e) { k->run_columns(std::size_t(b * nv), std::size_t(e * nv)); };
+    if (!only) return [k, nv](int64_t b, int64_t e) { k->run_columns(std::size_t(b * nv), std::size_t(e * nv)); };
+    I.mm_ranges[key] = only;
+    return [k, nv, only](int64_t b, int64_t e) {
+      auto r = std::lower_bound(only->begin(), only->end(), b,
+                                [](const std::pair<int64_t, int64_t>& x, int64_t v) { return x.second <= v; });
+      // From the block's first column: a scratch panel's window starts there.
+      for (; r != only->end() && r->first < e; ++r)
+        k->run_columns_from(std::size_t(b * nv), std::size_t(std::max(b, r->first) * nv),
+                            std::size_t(std::min(e, r->second) * nv));
+    };
   };
   // A pointwise kernel, compiled and bound on first use.
   auto pw = [&](const std::string& key, auto make_spec, auto make_args) -> Recorded& {
@@ -484,10 +506,14 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
     for (std::size_t g = 0; g < layout_.size(); ++g) {
       const auto& l = layout_[g];
       // One-sided LDG: comm_fpts holds the jump u_c - u_f (physics::ldg_one_sided).
-      Chain c{mm(g, one_sided ? "M4" : "M460", 0.0, l.reg[uin], upts(l), rin),
-              // The common-solution rows past grad_rows are never written (the jumps live
-              // where the gradients are read) and stay zero: M6 skips them.
-              mm(g, "M6", 1.0, l.comm_fpts, upts(l), "", false, 0, I.grad_rows[g])};
+      const GradRows& gr = I.grad_rows[g];
+      Chain c{mm(g, one_sided ? "M4" : "M460", 0.0, l.reg[uin], upts(l), rin)};
+      // The common-solution rows past grad_rows are never written (the jumps live where the
+      // gradients are read) and stay zero: M6 skips them, and the rows that only some
+      // elements need are applied to those elements' blocks only.
+      if (gr.most) c.push_back(mm(g, "M6", 1.0, l.comm_fpts, upts(l), "", false, {}, {0, gr.most}));
+      if (!gr.extra.empty())
+        c.push_back(mm(g, "M6", 1.0, l.comm_fpts, upts(l), "extra", false, {}, {gr.most, gr.all}, &gr.extra));
       c.push_back(step(pw("gradcoru" + std::to_string(g),
                           [&] { return physics::gradcoru(cfg_.phys, l.nupts, I.affine[g]); },
                           [&] {
@@ -496,9 +522,14 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
                                                          panel(l.rcpdjac, l.neles_pad)};
                           }),
                        g));
-      for (int dim = 0; dim < nd; ++dim)
-        c.push_back(mm(g, "M0", 0.0, upts(l, dim * l.nupts),
-                       l.vect_fpts + std::size_t(dim) * l.nfpts * l.ld, "grad" + std::to_string(dim), true, I.grad_rows[g]));
+      for (int dim = 0; dim < nd; ++dim) {
+        const std::size_t out = l.vect_fpts + std::size_t(dim) * l.nfpts * l.ld;
+        const std::string tag = "grad" + std::to_string(dim);
+        if (gr.most) c.push_back(mm(g, "M0", 0.0, upts(l, dim * l.nupts), out, tag, true, {0, gr.most}));
+        if (!gr.extra.empty())
+          c.push_back(mm(g, "M0", 0.0, upts(l, dim * l.nupts), out, tag + "extra", true, {gr.most, gr.all}, {},
+                         &gr.extra));
+      }
       flux_steps(g, c);
       grad[g] = std::move(c);
       if (halo_) run_piece(g, grad[g], true);

@@ -10,6 +10,7 @@
 
 #include "kernels/backend.hpp"
 #include "kernels/matmul/provider.hpp"
+#include "solver/system/grad_rows.hpp"
 #include "solver/system/system.hpp"
 
 namespace frmini::solver {
@@ -75,11 +76,12 @@ struct System::Impl {
   std::vector<IfaceData> bnds;
   std::map<std::string, std::unique_ptr<kernels::matmul::Kernel>> mm;
   std::map<std::string, double> mm_bytes;  // minimum bytes of each product
+  // Products run on some elements only (GradRows::extra): their element ranges.
+  std::map<std::string, const std::vector<std::pair<int64_t, int64_t>>*> mm_ranges;
   std::map<std::string, std::unique_ptr<Recorded>> pw;
-  // Per group: the leading flux-point rows whose gradients some kernel reads (the others are
-  // never computed: one-sided LDG reads one side's, and on a structured mesh the left rows
-  // come first).
-  std::vector<int> grad_rows;
+  // Per group: the flux-point rows whose gradients some kernel reads, and the elements that
+  // need more rows than most (grad_rows.hpp).
+  std::vector<GradRows> grad_rows;
   // Per group: whether every element's metric terms are the same at all its solution points
   // (parallelepipeds: the Taylor-Green box), so the kernels read one point row of them.
   std::vector<bool> affine;

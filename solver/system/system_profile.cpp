@@ -44,7 +44,25 @@ std::vector<System::KernelProfile> System::profile(int nrep) {
     op = op.substr(0, op.find(':'));
     std::string name = layout_[std::stoul(key)].etype + "-p" + std::to_string(cfg_.order) + "-" +
                        op + (tag.empty() ? "" : " (" + tag + ")");
-    out.push_back({name, median(be_.time_runs([kp] { kp->run(); }, 1, nrep)), I.mm_bytes[key]});
+    auto only = I.mm_ranges.find(key);
+    if (only == I.mm_ranges.end()) {
+      out.push_back({name, median(be_.time_runs([kp] { kp->run(); }, 1, nrep)), I.mm_bytes[key]});
+      continue;
+    }
+    // On its element ranges only, in pieces of at most a cache block (a scratch panel's
+    // window), its bytes in proportion.
+    const auto* ranges = only->second;
+    const int nv = nvars();
+    const int64_t block = I.block[std::stoul(key)];
+    int64_t n = 0;
+    for (const auto& [b, e] : *ranges) n += e - b;
+    auto run = [kp, ranges, nv, block] {
+      for (const auto& [b, e] : *ranges)
+        for (int64_t s = b; s < e; s += block)
+          kp->run_columns(std::size_t(s * nv), std::size_t(std::min(e, s + block) * nv));
+    };
+    out.push_back({name, median(be_.time_runs(run, 1, nrep)),
+                   I.mm_bytes[key] * double(n) / double(layout_[std::stoul(key)].neles_pad)});
   }
   for (auto& [key, k] : I.pw) {
     Recorded* kp = k.get();

@@ -83,3 +83,32 @@ TEST_CASE("fully periodic hexes pair all faces") {
   CHECK(b.ifs.internal.size() == std::size_t(3 * 27 * 9));  // 3 faces per cell, 9 points each
   for (const auto& bi : b.ifs.boundaries) CHECK(bi.size() == 0);
 }
+
+#include "solver/system/grad_rows.hpp"
+
+TEST_CASE("gradient rows: every element gets the rows most need, the blocks needing more get the rest") {
+  // SoA blocks of 4: needs 2, 4, 2, 0 (the last block of padding). Computing 2 rows for all
+  // and 2 more on block 1 costs 4*2 + 2 = 10 rows of blocks, against 12 for 0 rows and
+  // 16 for 4.
+  const std::vector<int> need{2, 2, 2, 2, 2, 2, 2, 4, 1, 2, 2, 2, 0, 0, 0, 0};
+  auto r = solver::plan_grad_rows(need, 4, true);
+  CHECK(r.all == 4);
+  CHECK(r.most == 2);
+  REQUIRE(r.extra.size() == 1);
+  CHECK(r.extra[0] == std::pair<int64_t, int64_t>{4, 8});
+  // Not split (a backend without cache blocks): every element gets every row.
+  auto w = solver::plan_grad_rows(need, 4, false);
+  CHECK(w.all == 4);
+  CHECK(w.most == 4);
+  CHECK(w.extra.empty());
+  // Neighbouring blocks make one range; of two splits that cost the same (1 row for all and
+  // 4 more on three blocks, 3 for all and 2 more on two), the one with more rows for all.
+  auto m = solver::plan_grad_rows({3, 0, 5, 0, 5, 0, 1, 1}, 2, true);
+  CHECK(m.most == 3);
+  REQUIRE(m.extra.size() == 1);
+  CHECK(m.extra[0] == std::pair<int64_t, int64_t>{2, 6});
+  // Every block needing the same rows: nothing to split.
+  auto h = solver::plan_grad_rows({5, 0, 5, 0, 5, 0, 5, 1}, 2, true);
+  CHECK(h.most == 5);
+  CHECK(h.extra.empty());
+}
