@@ -588,7 +588,7 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
                      std::size_t r = 0, s = 0;
                      for (const auto& arg : rk.spec.args)
                        a.push_back(arg.kind == kernels::pointwise::ArgKind::array
-                                       ? panel(l.reg[rk.regs.at(r++)], l.ld)
+                                       ? panel(l.reg.at(std::size_t(rk.regs.at(r++))), l.ld)
                                        : ArgValue::value(rk.scalars.at(s++)));
                      return a;
                    });
