@@ -8,6 +8,24 @@
 
 namespace frmini::solver {
 
+// A register kernel (a `points` kernel of {1} arrays) as an element kernel over one group's
+// registers: every array becomes a field of one value, and an element of the group nv such
+// "elements", for an AoSoA row holds an SoA block's variables one after another. The body
+// reads and writes the same values, so it is not touched.
+kernels::pointwise::Spec detail::register_kernel_on_elements(const kernels::pointwise::Spec& spec, int nupts) {
+  using namespace kernels::pointwise;
+  Spec es = spec;
+  es.space = Space::element_points;
+  for (auto& a : es.args) {
+    if (a.kind == ArgKind::array && a.shape == std::vector<int>{1})
+      a.kind = ArgKind::field;
+    else if (a.kind != ArgKind::scalar)
+      throw std::logic_error(spec.name + ": register kernels take {1} arrays and scalars only");
+  }
+  es.defines["NPTS"] = std::to_string(nupts);
+  return es;
+}
+
 void System::run_on_registers(const RegisterKernel& rk) {
   Impl& I = *impl_;
   using namespace kernels::pointwise;

@@ -308,26 +308,6 @@ kernels::matmul::HostMatrix host_matrix(const operators::Matrix& m) {
 }  // namespace
 
 namespace {
-// A register kernel (a `points` kernel of {1} arrays) as an element kernel over one group's
-// registers: every array becomes a field of one value, and an element of the group nv such
-// "elements", for an AoSoA row holds an SoA block's variables one after another. The body
-// reads and writes the same values, so it is not touched.
-kernels::pointwise::Spec register_kernel_on_elements(const kernels::pointwise::Spec& spec, int nupts) {
-  using namespace kernels::pointwise;
-  Spec es = spec;
-  es.space = Space::element_points;
-  for (auto& a : es.args) {
-    if (a.kind == ArgKind::array && a.shape == std::vector<int>{1})
-      a.kind = ArgKind::field;
-    else if (a.kind != ArgKind::scalar)
-      throw std::logic_error(spec.name + ": register kernels take {1} arrays and scalars only");
-  }
-  es.defines["NPTS"] = std::to_string(nupts);
-  return es;
-}
-}  // namespace
-
-namespace {
 // A matmul operand of the RHS: an arena offset; ld 0 = its group's ld; window, slot: a
 // scratch panel's (Panel::window).
 struct Operand {
@@ -582,7 +562,7 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
                      g));
     for (const auto& rk : then) {
       auto& k = pw("reg" + std::to_string(g) + detail::register_key(rk, true),
-                   [&] { return register_kernel_on_elements(rk.spec, l.nupts); },
+                   [&] { return detail::register_kernel_on_elements(rk.spec, l.nupts); },
                    [&] {
                      std::vector<ArgValue> a;
                      std::size_t r = 0, s = 0;

@@ -62,6 +62,10 @@ inline std::string register_key(const System::RegisterKernel& k, bool with_regs)
   return key;
 }
 
+// A register kernel as an element kernel of one group with `nupts` points, for the RHS's last
+// chain (System::rhs): registers.cpp.
+kernels::pointwise::Spec register_kernel_on_elements(const kernels::pointwise::Spec& spec, int nupts);
+
 }  // namespace detail
 
 using detail::IfaceData;
