@@ -26,6 +26,22 @@ kernels::pointwise::Spec detail::register_kernel_on_elements(const kernels::poin
   return es;
 }
 
+std::vector<ArgValue> detail::register_args(const System::RegisterKernel& rk,
+                                            const std::function<ArgValue(int reg)>& reg_panel) {
+  using namespace kernels::pointwise;
+  std::vector<ArgValue> args;
+  std::size_t r = 0, s = 0;
+  for (const auto& a : rk.spec.args) {
+    if (a.kind == ArgKind::array)
+      args.push_back(reg_panel(rk.regs.at(r++)));
+    else if (a.kind == ArgKind::scalar)
+      args.push_back(ArgValue::value(rk.scalars.at(s++)));
+    else
+      throw std::logic_error(rk.spec.name + ": register kernels take arrays and scalars only");
+  }
+  return args;
+}
+
 void System::run_on_registers(const RegisterKernel& rk) {
   Impl& I = *impl_;
   using namespace kernels::pointwise;
@@ -34,18 +50,9 @@ void System::run_on_registers(const RegisterKernel& rk) {
   auto it = I.pw.find(key);
   if (it == I.pw.end())
     it = I.pw.emplace(key, std::make_unique<Recorded>(be_.pointwise(spec, cfg_.precision))).first;
-  std::vector<ArgValue> args;
-  std::size_t r = 0, s = 0;
   const int64_t len = int64_t(I.reg_len);
-  for (const auto& a : spec.args) {
-    if (a.kind == ArgKind::array)
-      args.push_back(ArgValue::panel(I.arena.get(), I.reg_off.at(rk.regs.at(r++)), len));
-    else if (a.kind == ArgKind::scalar)
-      args.push_back(ArgValue::value(rk.scalars.at(s++)));
-    else
-      throw std::logic_error(spec.name + ": register kernels take arrays and scalars only");
-  }
-  it->second->bind(args);
+  it->second->bind(detail::register_args(
+      rk, [&](int r) { return ArgValue::panel(I.arena.get(), I.reg_off.at(std::size_t(r)), len); }));
   it->second->launch(0, len);
 }
 

@@ -564,13 +564,8 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
       auto& k = pw("reg" + std::to_string(g) + detail::register_key(rk, true),
                    [&] { return detail::register_kernel_on_elements(rk.spec, l.nupts); },
                    [&] {
-                     std::vector<ArgValue> a;
-                     std::size_t r = 0, s = 0;
-                     for (const auto& arg : rk.spec.args)
-                       a.push_back(arg.kind == kernels::pointwise::ArgKind::array
-                                       ? panel(l.reg.at(std::size_t(rk.regs.at(r++))), l.ld)
-                                       : ArgValue::value(rk.scalars.at(s++)));
-                     return a;
+                     return detail::register_args(
+                         rk, [&](int r) { return panel(l.reg.at(std::size_t(r)), l.ld); });
                    });
       std::size_t s = 0;
       for (std::size_t j = 0; j < rk.spec.args.size(); ++j)

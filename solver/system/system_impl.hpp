@@ -3,6 +3,7 @@
 // table of the run report). Not for use outside solver/system.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -65,6 +66,10 @@ inline std::string register_key(const System::RegisterKernel& k, bool with_regs)
 // A register kernel as an element kernel of one group with `nupts` points, for the RHS's last
 // chain (System::rhs): registers.cpp.
 kernels::pointwise::Spec register_kernel_on_elements(const kernels::pointwise::Spec& spec, int nupts);
+// A register kernel's arguments: its arrays bound in order to `reg_panel` of its registers,
+// its scalars to their values (throws for any other kind of argument).
+std::vector<ArgValue> register_args(const System::RegisterKernel& rk,
+                                    const std::function<ArgValue(int reg)>& reg_panel);
 
 }  // namespace detail
 
