@@ -7,6 +7,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <numbers>
 
@@ -342,4 +343,74 @@ TEST_CASE("bad Gmsh files are UserErrors naming the problem", "[meshes][gmsh]") 
   CHECK_THROWS_WITH(build_mesh(read_gmsh(data("unmatched.msh"))), Contains("1 element faces are unmatched"));
   CHECK_THROWS_WITH(build_mesh(read_gmsh(data("inverted.msh"))), Contains("non-positive Jacobians"));
   CHECK_THROWS_WITH(read_gmsh(data("nonexistent.msh")), Contains("no such file"));
+}
+
+TEST_CASE("MSH 4.1 counts must fit their section: Gmsh allocates for them before reading",
+          "[meshes][gmsh]") {
+  using Catch::Matchers::Contains;
+  // Parametric node blocks (x y z u on curves, x y z u v on surfaces) walk as Gmsh reads them:
+  // data/disc_parametric.geo, meshed by gmsh 4.8 with -order 2 -save_parametric.
+  CHECK(counts(build_mesh(read_gmsh(data("disc_parametric.msh")))) == std::map<std::string, int64_t>{{"tri", 119}});
+  std::string text;
+  {
+    std::ifstream in(data("user_channel.msh"), std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  // user_channel.msh with one line changed: the $Nodes header, its first block's header, or the
+  // $Elements header.
+  auto changed = [&](const std::string& from, const std::string& to) {
+    const auto at = text.find("\n" + from + "\n");
+    REQUIRE(at != std::string::npos);
+    const std::string path = tmp("msh4-counts.msh");
+    std::ofstream(path, std::ios::binary) << text.substr(0, at + 1) + to + text.substr(at + 1 + from.size());
+    return path;
+  };
+  const std::string f = changed("23 1500 1 1500", "23 1500 1 1500");
+  CHECK_NOTHROW(read_gmsh(f));
+  CHECK_THROWS_WITH(read_gmsh(changed("0 1 0 1", "0 1 0 26666666666666667")),
+                    Contains("$Nodes block 1 announces 26666666666666667 nodes, more than the") &&
+                        Contains("bytes left in the section can hold"));
+  CHECK_THROWS_WITH(read_gmsh(changed("23 1500 1 1500", "23 1499 1 1500")),
+                    Contains("$Nodes block 23 announces 361 nodes, more than the 360 left of the 1499 its header announces"));
+  CHECK_THROWS_WITH(read_gmsh(changed("23 1500 1 1500", "23 1501 1 1500")),
+                    Contains("$Nodes announces 1501 nodes but its blocks hold 1500"));
+  CHECK_THROWS_WITH(read_gmsh(changed("23 1500 1 1500", "23 150000000000 1 1500")),
+                    Contains("$Nodes announces 150000000000 nodes in 23 blocks, more than its"));
+  CHECK_THROWS_WITH(read_gmsh(changed("12 692 1 692", "13 692 1 692")),
+                    Contains("$Elements block 13 does not begin with four numbers"));
+  CHECK_THROWS_WITH(read_gmsh(changed("12 692 1 692", "12 693 1 692")),
+                    Contains("$Elements announces 693 elements but its blocks hold 692"));
+  fs::remove(f);
+}
+
+TEST_CASE("MSH 2.2 sections hold the lines their counts announce, elements only known nodes",
+          "[meshes][gmsh]") {
+  using Catch::Matchers::Contains;
+  std::string text;
+  {
+    std::ifstream in(data("mixed_2d.msh"), std::ios::binary);
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  auto changed = [&](const std::string& from, const std::string& to) {
+    const auto at = text.find("\n" + from + "\n");
+    REQUIRE(at != std::string::npos);
+    const std::string path = tmp("msh2-counts.msh");
+    std::ofstream(path, std::ios::binary) << text.substr(0, at + 1) + to + text.substr(at + 1 + from.size());
+    return path;
+  };
+  const std::string f = changed("$Nodes\n6", "$Nodes\n6");
+  CHECK_NOTHROW(read_gmsh(f));
+  // Gmsh reads the count's lines and takes the rest on trust (a crash inside Gmsh, found by
+  // fuzz_gmsh with one node line more than announced).
+  CHECK_THROWS_WITH(read_gmsh(changed("$Nodes\n6", "$Nodes\n5")),
+                    Contains("$Nodes announces 5 nodes but holds 6 lines"));
+  CHECK_THROWS_WITH(read_gmsh(changed("$Elements\n9", "$Elements\n10")),
+                    Contains("$Elements announces 10 elements but holds 9 lines"));
+  CHECK_THROWS_WITH(read_gmsh(changed("$Nodes\n6", "$Nodes\nsix")), Contains("line 13 is not the count of $Nodes"));
+  // A node that is not one of $Nodes's, or bytes in place of one.
+  CHECK_THROWS_WITH(read_gmsh(changed("8 2 2 5 5 2 5 6", "8 2 2 5 5 2 5 7")),
+                    Contains("element line 30 does not hold its number, type, tags and nodes"));
+  CHECK_THROWS_WITH(read_gmsh(changed("8 2 2 5 5 2 5 6", "8 2 2 5 5 2 5 \x7f\x16")),
+                    Contains("element line 30 does not hold its number, type, tags and nodes"));
+  fs::remove(f);
 }
