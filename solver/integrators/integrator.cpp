@@ -54,12 +54,13 @@ class Rk4 : public FixedStep {
     const int u = u_, acc = 1 - u_, s = 2;
     const auto ax = &System::axnpby_kernel;
     // s = k1 is never stored: acc = k1, then s = u + dt/2 k1.
-    sys_.rhs(t, u, acc, {ax(s, {{1.0, u}, {dt / 2, acc}})});
+    // Each of the first three passes also prepares s, the next stage's input (System::rhs).
+    sys_.rhs(t, u, acc, {ax(s, {{1.0, u}, {dt / 2, acc}})}, s);
     // s = k2; acc = u + dt/6 k1 + dt/3 k2; s = u + dt/2 k2.
     sys_.rhs(t + dt / 2, s, s,
-             {ax(acc, {{dt / 6, acc}, {1.0, u}, {dt / 3, s}}), ax(s, {{dt / 2, s}, {1.0, u}})});
+             {ax(acc, {{dt / 6, acc}, {1.0, u}, {dt / 3, s}}), ax(s, {{dt / 2, s}, {1.0, u}})}, s);
     // s = k3; acc += dt/3 k3; s = u + dt k3.
-    sys_.rhs(t + dt / 2, s, s, {ax(acc, {{1.0, acc}, {dt / 3, s}}), ax(s, {{dt, s}, {1.0, u}})});
+    sys_.rhs(t + dt / 2, s, s, {ax(acc, {{1.0, acc}, {dt / 3, s}}), ax(s, {{dt, s}, {1.0, u}})}, s);
     // s = k4; acc += dt/6 k4: the new u.
     sys_.rhs(t + dt, s, s, {ax(acc, {{1.0, acc}, {dt / 6, s}})});
     u_ = acc;

@@ -164,6 +164,27 @@ Spec gradcoru(const Options& o, int npts, bool affine) {
   return s;
 }
 
+Spec gradcoru_tflux(const Options& o, int npts, bool affine) {
+  if (!o.viscous()) throw std::logic_error("gradcoru_tflux: Navier-Stokes only");
+  const int nd = o.ndims, nv = o.nvars();
+  Spec s;
+  s.name = "gradcoru_tflux";
+  s.space = Space::element_points;
+  s.args = {{"u", ArgKind::field, Intent::in, {nv}},
+            {"smats", ArgKind::field, Intent::in, {nd, nd}, false, affine},
+            {"rcpdjac", ArgKind::field, Intent::in, {1}, false, affine},
+            {"grad", ArgKind::field, Intent::inout, {nd, nv}},
+            {"f", ArgKind::field, Intent::out, {nd, nv}}};
+  s.functions = flux_functions(o);
+  // The two bodies one after the other: tflux's f holds the physical gradient on entry.
+  s.body = "{\n" + source("kernels/gradcoru.kern") + "\n}\nfor (int i = 0; i < NDIMS; i++)\n" +
+           "    for (int k = 0; k < NVARS; k++) f[i][k] = grad[i][k];\n{\n" + source("kernels/tflux.kern") +
+           "\n}\n";
+  s.defines = defines(o);
+  s.defines["NPTS"] = std::to_string(npts);
+  return s;
+}
+
 Spec negdivconf(const Options& o, int npts, bool affine) {
   Spec s;
   s.name = "negdivconf";

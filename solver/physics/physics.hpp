@@ -40,6 +40,10 @@ std::vector<std::string> bc_values(const std::string& type);
 kernels::pointwise::Spec tflux(const Options& o, int npts, bool affine = false);
 kernels::pointwise::Spec gradcoru(const Options& o, int npts, bool affine = false);
 kernels::pointwise::Spec negdivconf(const Options& o, int npts, bool affine = false);
+// Navier-Stokes: gradcoru then tflux at each point, the flux into its own field `f` (the
+// physical gradient stays in `grad` for the flux points), so the metric terms and u are read
+// once.
+kernels::pointwise::Spec gradcoru_tflux(const Options& o, int npts, bool affine = false);
 // The initial condition: `values` maps rho, u, v, w, p to C expressions of x, y, z.
 kernels::pointwise::Spec ics(const Options& o, int npts,
                              const std::map<std::string, std::string>& values);

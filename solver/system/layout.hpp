@@ -23,12 +23,13 @@ struct GroupLayout {
   int64_t ld = 0;                 // nvars*neles_pad: columns of every nvars-valued panel
   std::vector<std::size_t> reg;   // offset of the solution panel in each register
   std::size_t scal_fpts = 0;      // nfpts rows: u at the flux points, then the common flux
-  std::size_t vect_upts = 0;      // ndims*nupts rows: the transformed flux
+  // ndims*nupts rows: the transformed flux; Navier-Stokes: the gradient, and after it
+  // ndims*nupts rows of the flux made from it (physics::gradcoru_tflux).
+  std::size_t vect_upts = 0;
   int64_t vect_ld = 0;            // its leading dimension (ld, or the scratch panel's)
   // > 0: vect_upts is the per-thread scratch panel of the cache-blocked chains, this many
   // elements wide, vect_slot values between threads (kernels/matmul/provider.hpp, Panel)
   int64_t vect_window = 0, vect_slot = 0;
-  std::size_t grad_upts = 0;      // navier-stokes: vect_upts, whose gradient tflux replaces
   std::size_t vect_fpts = 0;      // ndims*nfpts rows (navier-stokes): gradients at fpts
   std::size_t comm_fpts = 0;      // nfpts rows (navier-stokes): LDG common solution
   std::size_t smats = 0;          // ndims*nupts rows x ndims*neles_pad

@@ -113,7 +113,8 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
   // touches. BLAS runs on whole panels only (it has threads of its own).
   for (const auto& l : layout_) {
     std::size_t rows = std::size_t(2 * l.nupts + l.nfpts + nd * l.nupts);
-    if (visc) rows += std::size_t(nd * l.nfpts + l.nfpts);  // the gradient shares the flux's rows
+    // The gradient at both point sets, and the flux beside the gradient it is made from.
+    if (visc) rows += std::size_t(nd * l.nfpts + l.nfpts + nd * l.nupts);
     const std::size_t bytes = (rows * nv + std::size_t(nd * nd * l.nupts + l.nupts)) * I.item;
     I.block.push_back(cfg_.matmul == "blas" ? 0 : be.chain_block(bytes, int64_t(I.soa)));
   }
@@ -127,7 +128,7 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
   if (scratch) {
     const int64_t win = *std::max_element(I.block.begin(), I.block.end());
     int rows = 0;
-    for (const auto& l : layout_) rows = std::max(rows, nd * l.nupts);
+    for (const auto& l : layout_) rows = std::max(rows, (visc ? 2 : 1) * nd * l.nupts);
     // A panel per thread, not a slice of every row: a prefetcher running past the end of
     // one thread's row would otherwise pull in lines the other thread is writing (measured:
     // the element kernels on it ran at half speed). Two cache lines between them likewise.
@@ -138,11 +139,8 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
   }
   for (auto& l : layout_) {
     l.scal_fpts = plan.take(std::size_t(l.nfpts) * l.ld);
-    if (!scratch) l.vect_upts = plan.take(std::size_t(nd) * l.nupts * l.ld), l.vect_ld = l.ld;
+    if (!scratch) l.vect_upts = plan.take(std::size_t(visc ? 2 : 1) * nd * l.nupts * l.ld), l.vect_ld = l.ld;
     if (visc) {
-      // The flux overwrites the gradient it is made from (tflux), as PyFR's does: one panel
-      // serves both, and a chain's blocks touch 3 nupts rows a variable fewer.
-      l.grad_upts = l.vect_upts;
       l.vect_fpts = plan.take(std::size_t(nd) * l.nfpts * l.ld);
       l.comm_fpts = plan.take(std::size_t(l.nfpts) * l.ld);
     }
@@ -317,8 +315,11 @@ struct Operand {
 };
 }  // namespace
 
-void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>& then) {
+void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>& then, int prepare) {
   Impl& I = *impl_;
+  // uin's flux-point solution is there already when the last rhs prepared it.
+  const bool prepared = I.fpts_of == uin;
+  I.fpts_of = -1;
   const int nd = ndims(), nv = nvars();
   const bool visc = cfg_.phys.viscous();
   const int one_sided = physics::ldg_one_sided(cfg_.phys);
@@ -432,6 +433,10 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
   // an element that needs no neighbour. Runs before the interfaces so it joins a chain.
   auto flux_steps = [&](std::size_t g, Chain& c) {
     const auto& l = layout_[g];
+    if (visc) {  // gradcoru_tflux has made the flux, after the gradient's rows
+      c.push_back(mm(g, "M132", 0.0, upts(l, nd * l.nupts), l.reg[fout], rout, true));
+      return;
+    }
     auto& tf = pw("tflux" + std::to_string(g) + rin, [&] { return physics::tflux(cfg_.phys, l.nupts, I.affine[g]); },
                   [&] {
                     // Navier-Stokes: vect_upts holds the gradient, which the flux replaces.
@@ -448,12 +453,13 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
   //    while the other elements' chains and this part's own interfaces run.
   std::vector<Chain> first(layout_.size());
   for (std::size_t g = 0; g < layout_.size(); ++g) {
-    first[g] = Chain{mm(g, "M0", 0.0, layout_[g].reg[uin], layout_[g].scal_fpts, rin, visc)};
+    if (!prepared) first[g].push_back(mm(g, "M0", 0.0, layout_[g].reg[uin], layout_[g].scal_fpts, rin, visc));
     if (!visc) flux_steps(g, first[g]);
-    if (halo_) run_piece(g, first[g], true);
+    if (halo_ && !first[g].empty()) run_piece(g, first[g], true);
   }
   if (halo_) halo_->post_solution();
-  for (std::size_t g = 0; g < layout_.size(); ++g) run_piece(g, first[g], false);
+  for (std::size_t g = 0; g < layout_.size(); ++g)
+    if (!first[g].empty()) run_piece(g, first[g], false);
 
   if (visc) {
     // 2. LDG common solution.
@@ -494,12 +500,14 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
       if (gr.most) c.push_back(mm(g, "M6", 1.0, l.comm_fpts, upts(l), "", false, {}, {0, gr.most}));
       if (!gr.extra.empty())
         c.push_back(mm(g, "M6", 1.0, l.comm_fpts, upts(l), "extra", false, {}, {gr.most, gr.all}, &gr.extra));
-      c.push_back(step(pw("gradcoru" + std::to_string(g),
-                          [&] { return physics::gradcoru(cfg_.phys, l.nupts, I.affine[g]); },
+      c.push_back(step(pw("gradcoru_tflux" + std::to_string(g) + rin,
+                          [&] { return physics::gradcoru_tflux(cfg_.phys, l.nupts, I.affine[g]); },
                           [&] {
-                            return std::vector<ArgValue>{upts_arg(l),
-                                                         panel(l.smats, nd * l.neles_pad),
-                                                         panel(l.rcpdjac, l.neles_pad)};
+                            const std::size_t fo = l.vect_upts + std::size_t(nd * l.nupts) * std::size_t(l.vect_ld);
+                            return std::vector<ArgValue>{
+                                panel(l.reg[uin], l.ld), panel(l.smats, nd * l.neles_pad),
+                                panel(l.rcpdjac, l.neles_pad), upts_arg(l),
+                                ArgValue::scratch(A, fo, l.vect_ld, l.vect_window, nv, l.vect_slot)};
                           }),
                        g));
       for (int dim = 0; dim < nd; ++dim) {
@@ -574,8 +582,13 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
       k.note(0, l.neles_pad * nv);
       c.push_back([&k, nv](int64_t b, int64_t e) { k.run(b * nv, e * nv); });
     }
+    // The next RHS's first pass, on the block the kernels above have just written. The common
+    // fluxes M3 read from scal_fpts are dead once M3 has run on the block.
+    if (prepare >= 0)
+      c.push_back(mm(g, "M0", 0.0, l.reg[std::size_t(prepare)], l.scal_fpts, "r" + std::to_string(prepare), visc));
     run_chain(g, c);
   }
+  I.fpts_of = prepare;
 }
 
 std::map<std::string, std::string> System::matmul_choices() const { return impl_->choices; }

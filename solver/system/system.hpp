@@ -96,7 +96,12 @@ class System {
   // derivative is written: the same values as running them after the RHS, but where the
   // backend cache-blocks its chains they read the derivative (and each other's results) from
   // cache, which saves a time integrator most of its passes over memory.
-  void rhs(double t, int uin, int fout, const std::vector<RegisterKernel>& then = {});
+  //
+  // `prepare` >= 0: that register, as the kernels `then` leave it, is the next RHS's input, and
+  // this pass also interpolates it to the flux points (M0) while each block is in cache; the
+  // next rhs with uin == `prepare` then skips its first pass over memory. The caller must
+  // not change that register in between (the integrators call the next rhs at once).
+  void rhs(double t, int uin, int fout, const std::vector<RegisterKernel>& then = {}, int prepare = -1);
   // Enqueues r[dst] = sum of coefficient * r[reg] over `terms` (dst may be among them).
   void axnpby(int dst, const std::vector<std::pair<double, int>>& terms);
   // Enqueues a register kernel over whole registers. Compiled once per spec.

@@ -95,6 +95,9 @@ struct System::Impl {
   // (parallelepipeds: the Taylor-Green box), so the kernels read one point row of them.
   std::vector<bool> affine;
   std::map<std::string, std::string> choices;
+  // The register whose solution at the flux points the last rhs left in scal_fpts (its
+  // `prepare`), or -1.
+  int fpts_of = -1;
   std::vector<int64_t> block;  // per group: elements per cache block of its chains (0 = none)
   // Per group, over several ranks: the leading elements that have a face on another part
   // (meshes::MeshPart::nhalo), rounded up to the SoA width; their chains run before the
