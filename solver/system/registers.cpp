@@ -44,6 +44,7 @@ std::vector<ArgValue> detail::register_args(const System::RegisterKernel& rk,
 
 void System::run_on_registers(const RegisterKernel& rk) {
   Impl& I = *impl_;
+  I.fpts_of = -1;  // a register changes: no rhs prepared by the last one stands
   using namespace kernels::pointwise;
   const Spec& spec = rk.spec;
   const std::string key = "reg" + detail::register_key(rk, false);
@@ -166,6 +167,7 @@ bool System::finite(int reg) {
 void System::copy_register(int dst, int src) {
   if (dst == src) return;
   Impl& I = *impl_;
+  I.fpts_of = -1;  // a register changes: no rhs prepared by the last one stands
   be_.copy(*I.arena, I.reg_off[dst] * I.item, *I.arena, I.reg_off[src] * I.item,
            I.reg_len * I.item);
 }
@@ -173,6 +175,7 @@ void System::copy_register(int dst, int src) {
 void System::set_from_positions(
     int reg, const std::function<kernels::pointwise::Spec(int nupts)>& spec_for) {
   Impl& I = *impl_;
+  I.fpts_of = -1;  // a register changes: no rhs prepared by the last one stands
   const int nd = ndims();
   for (std::size_t g = 0; g < layout_.size(); ++g) {
     const auto& l = layout_[g];
@@ -203,6 +206,7 @@ void System::set_from_positions(
 
 void System::upload_solution(int reg, const std::vector<std::vector<double>>& soln) {
   Impl& I = *impl_;
+  I.fpts_of = -1;  // a register changes: no rhs prepared by the last one stands
   const int nv = nvars();
   for (std::size_t g = 0; g < layout_.size(); ++g) {
     const auto& l = layout_[g];

@@ -439,7 +439,7 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
     }
     auto& tf = pw("tflux" + std::to_string(g) + rin, [&] { return physics::tflux(cfg_.phys, l.nupts, I.affine[g]); },
                   [&] {
-                    // Navier-Stokes: vect_upts holds the gradient, which the flux replaces.
+                    // Euler only (Navier-Stokes: gradcoru_tflux, in the gradient chain).
                     return std::vector<ArgValue>{panel(l.reg[uin], l.ld),
                                                  panel(l.smats, nd * l.neles_pad), upts_arg(l)};
                   });

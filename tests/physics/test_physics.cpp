@@ -372,6 +372,50 @@ TEST_CASE("the viscous flux matches the stress tensor and Fourier's law") {
   for (int j = 0; j < npts; ++j) check_close(point(data[2], npts, j), want[j], 1e-12);
 }
 
+TEST_CASE("gradcoru_tflux gives gradcoru's gradient and then tflux's flux") {
+  // The joined element kernel against the two it joins, run one after the other, at random
+  // states, reference gradients and (curved: per point) metric terms; as points kernels of
+  // arrays, the bodies unchanged.
+  auto as_points = [](Spec s) {
+    s.space = Space::points;
+    for (auto& a : s.args) a.kind = ArgKind::array, a.uniform = false;
+    s.defines.erase("NPTS");
+    return s;
+  };
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<double> d(-1, 1);
+  for (int nd : {2, 3}) {
+    const int nv = nd + 2, npts = 24;
+    physics::Options o = opts(nd);
+    o.system = "navier-stokes";
+    o.mu = 0.02;
+    std::vector<Vec> us, gs, sm, rj;
+    for (int j = 0; j < npts; ++j) {
+      us.push_back(conserved(random_prim(rng), nd));
+      Vec g(std::size_t(nd * nv)), m(std::size_t(nd * nd));
+      for (auto& x : g) x = d(rng);
+      for (int a = 0; a < nd; ++a)
+        for (int b = 0; b < nd; ++b) m[std::size_t(a * nd + b)] = (a == b ? 1.5 : 0.0) + 0.3 * d(rng);
+      gs.push_back(g);
+      sm.push_back(m);
+      rj.push_back({0.8 + 0.2 * d(rng)});
+    }
+    // gradcoru (grad, smats, rcpdjac), then tflux (u, smats, f = the gradient).
+    std::vector<Vec> two = {soa(gs), soa(sm), soa(rj)};
+    test::run_points(as_points(physics::gradcoru(o, 1)), two, npts, "gradcoru");
+    std::vector<Vec> flux = {soa(us), soa(sm), two[0]};
+    test::run_points(as_points(physics::tflux(o, 1)), flux, npts, "tflux");
+    // The joined kernel (u, smats, rcpdjac, grad, f).
+    std::vector<Vec> one = {soa(us), soa(sm), soa(rj), soa(gs), Vec(std::size_t(npts * nd * nv))};
+    test::run_points(as_points(physics::gradcoru_tflux(o, 1)), one, npts, "gradcoru_tflux");
+    for (int j = 0; j < npts; ++j) {
+      INFO(nd << "D, point " << j);
+      check_close(point(one[3], npts, j), point(two[0], npts, j), 1e-14);
+      check_close(point(one[4], npts, j), point(flux[2], npts, j), 1e-14);
+    }
+  }
+}
+
 TEST_CASE("the adiabatic wall's ghost gradient carries no heat flux") {
   const int nd = 3, nv = 5;
   physics::Options o = opts(nd);
@@ -446,6 +490,7 @@ TEST_CASE("every physics kernel renders to C that compiles without warnings") {
       }
       if (sys == "navier-stokes") {
         build(physics::gradcoru(o, 8));
+        build(physics::gradcoru_tflux(o, 8));
         build(physics::intconu(o));
       }
       if (nd == 3)

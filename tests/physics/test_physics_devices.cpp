@@ -32,6 +32,7 @@ std::vector<Spec> all_specs() {
       }
       if (sys == "navier-stokes") {
         out.push_back(physics::gradcoru(o, 27));
+        out.push_back(physics::gradcoru_tflux(o, 27));
         out.push_back(physics::intconu(o));
       }
       for (const auto& type : physics::bc_types()) {
