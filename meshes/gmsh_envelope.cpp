@@ -12,6 +12,7 @@
 #include <map>
 #include <sstream>
 #include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "operators/error.hpp"
@@ -80,7 +81,7 @@ void check_msh2_elements(const std::string& path, std::istream& in) {
   in.seekg(0);
   std::string line;
   long n = 0;
-  bool inside = false, in_nodes = false;
+  std::string section;                 // "Nodes" or "Elements" while inside one, else empty
   long long announced = -1, held = 0;  // the section's count, and the lines it holds
   auto blank = [](const std::string& l) {
     return std::all_of(l.begin(), l.end(), [](unsigned char c) { return std::isspace(c); });
@@ -88,7 +89,7 @@ void check_msh2_elements(const std::string& path, std::istream& in) {
   // Gmsh reads as many lines as the count says and takes the next ones on trust: with one node
   // more than announced (found by tests/fuzz/fuzz_gmsh) an element's node was read from past the
   // nodes it had stored, and `frmini import` died of a segmentation fault.
-  auto count_line = [&](const std::string& section) {
+  auto count_line = [&] {
     if (announced >= 0) return ++held, false;
     std::istringstream ls(line);
     if (!(ls >> announced) || announced < 0)
@@ -97,40 +98,26 @@ void check_msh2_elements(const std::string& path, std::istream& in) {
     held = 0;
     return true;
   };
-  auto check_count = [&](const std::string& section, const std::string& what) {
-    if (announced != held)
-      throw UserError(path + ": malformed Gmsh file: $" + section + " announces " + std::to_string(announced) +
-                      " " + what + " but holds " + std::to_string(held) + " lines");
-    announced = -1;
-  };
   std::unordered_set<long long> nodes;
   while (std::getline(in, line)) {
     ++n;
-    if (line.rfind("$Nodes", 0) == 0) {
-      in_nodes = true;
-      announced = -1;
+    if (!line.empty() && line[0] == '$') {  // section markers (check_sections pairs them)
+      for (const auto& [name, what] : {std::pair<std::string, std::string>{"Nodes", "nodes"}, {"Elements", "elements"}}) {
+        if (line.rfind("$" + name, 0) == 0) section = name, announced = -1;
+        if (line.rfind("$End" + name, 0) != 0) continue;
+        if (announced != held)
+          throw UserError(path + ": malformed Gmsh file: $" + name + " announces " + std::to_string(announced) +
+                          " " + what + " but holds " + std::to_string(held) + " lines");
+        section.clear();
+      }
       continue;
     }
-    if (line.rfind("$EndNodes", 0) == 0) {
-      check_count("Nodes", "nodes");
-      in_nodes = false;
-    }
-    if (in_nodes) {
-      if (blank(line) || count_line("Nodes")) continue;
+    if (section.empty() || blank(line) || count_line()) continue;
+    if (section == "Nodes") {
       long long tag;
       if (std::istringstream(line) >> tag) nodes.insert(tag);
       continue;
     }
-    if (line.rfind("$Elements", 0) == 0) {
-      inside = true;
-      announced = -1;
-      continue;
-    }
-    if (line.rfind("$EndElements", 0) == 0) {
-      check_count("Elements", "elements");
-      inside = false;
-    }
-    if (!inside || blank(line) || count_line("Elements")) continue;
     std::istringstream ls(line);
     std::vector<long long> v;
     long long x;

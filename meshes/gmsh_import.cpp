@@ -8,16 +8,12 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iterator>
 #include <map>
 #include <regex>
 #include <set>
-#include <sstream>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "meshes/element_types.hpp"

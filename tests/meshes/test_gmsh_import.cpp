@@ -79,6 +79,17 @@ double volume(const Mesh& m) {
 
 std::string data(const std::string& f) { return std::string(FRMINI_TEST_DATA_DIR) + "/data/" + f; }
 
+// A temporary copy of data file `f` whose first whole lines `from` (one or more) read `to`.
+std::string with_lines_changed(const std::string& f, const std::string& from, const std::string& to) {
+  std::ifstream in(data(f), std::ios::binary);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = text.find("\n" + from + "\n");
+  REQUIRE(at != std::string::npos);
+  const std::string path = tmp("changed-" + f);
+  std::ofstream(path, std::ios::binary) << text.substr(0, at + 1) + to + text.substr(at + 1 + from.size());
+  return path;
+}
+
 // The volume of a .msh file as Gmsh itself computes it (its own basis functions, Jacobians and
 // Gauss rules): an independent check of frmini's node permutation and Lagrange basis.
 double gmsh_volume(const std::string& file) {
@@ -351,19 +362,10 @@ TEST_CASE("MSH 4.1 counts must fit their section: Gmsh allocates for them before
   // Parametric node blocks (x y z u on curves, x y z u v on surfaces) walk as Gmsh reads them:
   // data/disc_parametric.geo, meshed by gmsh 4.8 with -order 2 -save_parametric.
   CHECK(counts(build_mesh(read_gmsh(data("disc_parametric.msh")))) == std::map<std::string, int64_t>{{"tri", 119}});
-  std::string text;
-  {
-    std::ifstream in(data("user_channel.msh"), std::ios::binary);
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
   // user_channel.msh with one line changed: the $Nodes header, its first block's header, or the
   // $Elements header.
-  auto changed = [&](const std::string& from, const std::string& to) {
-    const auto at = text.find("\n" + from + "\n");
-    REQUIRE(at != std::string::npos);
-    const std::string path = tmp("msh4-counts.msh");
-    std::ofstream(path, std::ios::binary) << text.substr(0, at + 1) + to + text.substr(at + 1 + from.size());
-    return path;
+  auto changed = [](const std::string& from, const std::string& to) {
+    return with_lines_changed("user_channel.msh", from, to);
   };
   const std::string f = changed("23 1500 1 1500", "23 1500 1 1500");
   CHECK_NOTHROW(read_gmsh(f));
@@ -386,17 +388,8 @@ TEST_CASE("MSH 4.1 counts must fit their section: Gmsh allocates for them before
 TEST_CASE("MSH 2.2 sections hold the lines their counts announce, elements only known nodes",
           "[meshes][gmsh]") {
   using Catch::Matchers::Contains;
-  std::string text;
-  {
-    std::ifstream in(data("mixed_2d.msh"), std::ios::binary);
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
-  auto changed = [&](const std::string& from, const std::string& to) {
-    const auto at = text.find("\n" + from + "\n");
-    REQUIRE(at != std::string::npos);
-    const std::string path = tmp("msh2-counts.msh");
-    std::ofstream(path, std::ios::binary) << text.substr(0, at + 1) + to + text.substr(at + 1 + from.size());
-    return path;
+  auto changed = [](const std::string& from, const std::string& to) {
+    return with_lines_changed("mixed_2d.msh", from, to);
   };
   const std::string f = changed("$Nodes\n6", "$Nodes\n6");
   CHECK_NOTHROW(read_gmsh(f));
