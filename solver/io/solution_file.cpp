@@ -28,6 +28,10 @@ void write_solution(const std::string& path, const SolutionFile& s) {
     h5::write_attr(r, "ndims", int64_t(s.ndims), path);
     h5::write_attr(r, "nvars", int64_t(s.nvars), path);
     h5::write_attr(r, "variables", s.variables, path);
+    if (s.variables == "primitive-mean" && std::isfinite(s.window_start)) {
+      const double w = s.window_start;
+      h5::write_doubles(r, "window-start", {1}, &w, path);
+    }
     // The integrator state as doubles: exact for times and steps alike.
     const auto& st = s.state;
     std::vector<double> stats = {st.t, st.dt, st.errprev, double(st.nsteps), double(st.nrejected)};
@@ -41,7 +45,7 @@ void write_solution(const std::string& path, const SolutionFile& s) {
   });
 }
 
-SolutionFile read_solution(const std::string& path) {
+SolutionFile read_solution(const std::string& path, bool data) {
   h5::silence_errors();
   auto f = h5::open_file(path, path);
   hid_t r = f.id();
@@ -79,6 +83,13 @@ SolutionFile read_solution(const std::string& path) {
       throw UserError(path + ": dataset /stats holds a step count that is not a whole number (" +
                       std::to_string(stats[i]) + ")");
   s.state = {stats[0], stats[1], stats[2], int64_t(stats[3]), int64_t(stats[4])};
+  if (s.variables == "primitive-mean" && H5Lexists(r, "window-start", H5P_DEFAULT) > 0) {
+    auto w = h5::read_doubles(r, "window-start", dims, path);
+    if (w.size() != 1 || !std::isfinite(w[0]) || w[0] > s.state.t)
+      throw UserError(path + ": dataset /window-start is not one time before the file's");
+    s.window_start = w[0];
+  }
+  if (!data) return s;
   auto g = h5::open_group(r, "soln", path);
   const std::string prefix = "p" + std::to_string(s.order) + "-";
   for (const auto& name : h5::children(g.id(), path)) {

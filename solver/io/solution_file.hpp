@@ -4,6 +4,7 @@
 // temporary name and renamed; enough to restart bit for bit.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,9 @@ struct SolutionFile {
   // What /soln holds: "conserved" (a solution: rho, rho u..., E) or "primitive-mean" (the
   // tavg plugin's running means of rho, u, v[, w], p). Only conserved files restart.
   std::string variables = "conserved";
+  // A primitive-mean file's averaging window starts here (it ends at state.t); NaN otherwise.
+  // A restarted run's time average continues from the file whose window ends at its start.
+  double window_start = std::numeric_limits<double>::quiet_NaN();
   IntegratorState state;
   std::vector<std::string> etypes;
   std::vector<std::vector<double>> soln;  // per group [neles][nvars][nupts]
@@ -29,6 +33,7 @@ struct SolutionFile {
 
 void write_solution(const std::string& path, const SolutionFile& s);
 // Throws UserError naming the file if it is missing, not a frmini solution or incomplete.
-SolutionFile read_solution(const std::string& path);
+// Without `data`, only the attributes and the state are read (soln and shapes stay empty).
+SolutionFile read_solution(const std::string& path, bool data = true);
 
 }  // namespace frmini::solver

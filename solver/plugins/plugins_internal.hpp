@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "solver/plugins/plugin.hpp"
+#include "solver/plugins/point_list.hpp"
 
 namespace frmini::solver {
 
@@ -18,11 +19,6 @@ std::unique_ptr<Plugin> make_integrals(const Case& k);
 std::unique_ptr<Plugin> make_forces(const Case& k, const std::string& boundary);
 std::unique_ptr<Plugin> make_tavg(const Case& k);
 std::unique_ptr<Plugin> make_sampler(const Case& k);
-
-// "(x, y[, z]), (...)" tuples of nd coordinates each (z = 0 in 2D); a UserError naming
-// `where` for anything else, or for no tuple at all.
-std::vector<std::array<double, 3>> parse_points(const std::string& text, int nd,
-                                                const std::string& where);
 
 // Throws DivergedError (exit status 3) naming the step, time, element, variable and position
 // of the first non-finite value of `soln` (download_solution's layout); `who` opens the message.

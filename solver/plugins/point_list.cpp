@@ -1,7 +1,7 @@
 // Points written in a case file as PyFR writes them: "(x, y[, z]), ..." (the sampler's
 // points and line ends, the integrals plugin's region box).
 #include "operators/error.hpp"
-#include "solver/plugins/plugins_internal.hpp"
+#include "solver/plugins/point_list.hpp"
 
 namespace frmini::solver {
 

@@ -6,10 +6,14 @@
 // steady flow (mean Cd, the recirculation length) come from these files.
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <filesystem>
 
+#include "operators/error.hpp"
 #include "solver/io/solution_file.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/plugins/time_average.hpp"
+#include "solver/run/distributed.hpp"
 
 namespace frmini::solver {
 
@@ -30,6 +34,7 @@ class TimeAveragePlugin : public Plugin {
     // Output k is due at tstart + k dt_out, counted from tstart as the writer counts from t0.
     k_ = t <= tstart_ ? 1 : int64_t(std::floor((t - tstart_) / dt_out_ + 1e-9)) + 1;
     if (t >= tstart_ - tol(tstart_)) sample(ctx);
+    if (ctx.restarted && t > tstart_ + tol(tstart_)) resume(ctx);
   }
   // Lands on tstart, so the window starts exactly there, and on every output time.
   double next_time(const RunContext&) const override {
@@ -62,6 +67,42 @@ class TimeAveragePlugin : public Plugin {
     conserved_to_primitive(u, ctx.sys.ndims(), nupts, ctx.sys.config().phys.gamma);
     acc_.add(ctx.intg.state().t, u);
   }
+  // A restart continues the mean that the stopped run left in basedir: the newest
+  // primitive-mean file of this mesh whose window ends at the restart time (the earlier run
+  // writes one when it stops). Without one the mean starts again here, and the run says so.
+  void resume(RunContext& ctx) {
+    const double t = ctx.intg.state().t;
+    std::filesystem::path best;
+    double best_start = 0;
+    std::error_code ec;
+    for (const auto& e : std::filesystem::directory_iterator(dir_.empty() ? "." : dir_, ec)) {
+      if (e.path().extension() != ".h5") continue;
+      try {
+        const SolutionFile h = read_solution(e.path().string(), false);
+        if (h.variables != "primitive-mean" || !std::isfinite(h.window_start) ||
+            h.mesh_uuid != ctx.kase.mesh.uuid || std::abs(h.state.t - t) > tol(t) ||
+            h.window_start < tstart_ - tol(tstart_))
+          continue;
+        if (best.empty() || h.window_start < best_start) best = e.path(), best_start = h.window_start;
+      } catch (const UserError&) {  // not a solution file of ours: not the one to continue
+      }
+    }
+    if (best.empty()) {
+      if (ctx.root())
+        std::printf("tavg: no mean in %s ends at t = %g; the average starts again here\n",
+                    dir_.string().c_str(), t);
+      return;
+    }
+    SolutionFile f = read_solution(best.string());
+    GroupFields mean = ctx.dist ? ctx.dist->scatter(f.soln) : f.soln;
+    const GroupFields last = acc_.mean();  // the one sample taken at t
+    acc_.resume(f.window_start, t, mean, last);
+    last_written_ = t;
+    if (ctx.root())
+      std::printf("tavg: continuing the mean over [%g, %g] of %s\n", f.window_start, t,
+                  best.string().c_str());
+  }
+
   // Over several ranks each part averages its own elements (every sample is element by
   // element); the file is gathered into the whole mesh's layout and rank 0 writes it.
   void write(RunContext& ctx) {
@@ -70,6 +111,7 @@ class TimeAveragePlugin : public Plugin {
     last_written_ = acc_.tlast();
     if (!ctx.root()) return;
     f.variables = "primitive-mean";
+    f.window_start = acc_.tfirst();
     const auto path = dir_ / (n + ".h5");
     std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
     write_solution(path.string(), f);

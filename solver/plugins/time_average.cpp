@@ -40,6 +40,16 @@ void TimeAverage::add(double t, const GroupFields& u) {
   ++nsamples_;
 }
 
+void TimeAverage::resume(double t0, double t1, const GroupFields& mean, const GroupFields& last) {
+  sum_ = mean;
+  for (auto& g : sum_)
+    for (auto& x : g) x *= t1 - t0;
+  prev_ = last;
+  t0_ = t0;
+  tprev_ = t1;
+  nsamples_ = t1 > t0 ? 2 : 1;
+}
+
 GroupFields TimeAverage::mean() const {
   if (nsamples_ <= 1) return prev_;
   GroupFields m = sum_;

@@ -21,6 +21,9 @@ class TimeAverage {
   // Adds the sample `u` at time t (t greater than the last sample's; an equal time replaces
   // nothing and is ignored).
   void add(double t, const GroupFields& u);
+  // Continues an earlier mean over [t0, t1] whose last sample, at t1, is `last`: the same
+  // state as if those samples had been added here. Replaces anything added before.
+  void resume(double t0, double t1, const GroupFields& mean, const GroupFields& last);
   // The mean over [first sample, last sample]; with one sample, that sample.
   GroupFields mean() const;
   bool empty() const { return nsamples_ == 0; }

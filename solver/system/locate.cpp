@@ -98,6 +98,10 @@ std::vector<Location> locate_points(const meshes::Mesh& mesh,
                                     const std::vector<std::array<double, 3>>& pts) {
   const int nd = mesh.ndims;
   std::vector<Location> out(pts.size());
+  // A point on a face between elements may come out of Newton a few 1e-9 outside both (the
+  // map and its Jacobian are evaluated through the nodal basis, to about 1e-9): such a point
+  // belongs to the first element it is within 1e-6 of, when no element holds it strictly.
+  std::vector<Location> near(pts.size());
   for (std::size_t gi = 0; gi < mesh.groups.size(); ++gi) {
     const auto& g = mesh.groups[gi];
     const auto basis = operators::geometry_basis(g.etype, g.order);
@@ -122,11 +126,14 @@ std::vector<Location> locate_points(const meshes::Mesh& mesh,
         if (!in) continue;
         std::array<double, 3> xi = centroid(g.etype);
         if (!invert_map(basis, g, nd, e, pts[i], xi)) continue;
-        if (!in_reference_element(g.etype, xi.data(), 1e-9)) continue;
-        out[i] = {int(gi), e, xi};
+        if (in_reference_element(g.etype, xi.data(), 1e-9)) out[i] = {int(gi), e, xi};
+        else if (near[i].group < 0 && in_reference_element(g.etype, xi.data(), 1e-6))
+          near[i] = {int(gi), e, xi};
       }
     }
   }
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    if (out[i].group < 0) out[i] = near[i];
   return out;
 }
 

@@ -21,17 +21,22 @@
 #include <vtkXMLUnstructuredGridReader.h>
 #include <vtkXMLUtilities.h>
 
+#include "tests/export/export_fields.hpp"
 #include "tests/export/export_meshes.hpp"
 #include "tests/frmini_catch.hpp"
 #include "meshes/mesh_file.hpp"
 #include "operators/error.hpp"
 #include "operators/operators.hpp"
 #include "solver/export/export_vtk.hpp"
-#include "solver/system/geometry.hpp"
 #include "solver/system/gradients.hpp"
 
 namespace fs = std::filesystem;
 using namespace frmini;
+using frmini::test::make_context;
+using frmini::test::make_solution;
+using frmini::test::poly;
+using frmini::test::kGamma;
+using frmini::test::Prim;
 namespace ex = frmini::solver::exporter;
 
 namespace {
@@ -47,55 +52,6 @@ const fs::path& scratch() {
     }
   } d;
   return d.p;
-}
-
-using Prim = std::function<std::array<double, 5>(double, double, double)>;  // rho u v w p
-const double kGamma = 1.4;
-
-// A solution of order p set at the solution points from primitive values.
-solver::SolutionFile make_solution(const meshes::Mesh& m, int p, const Prim& f,
-                                   bool primitive_mean = false) {
-  solver::SolutionFile s;
-  s.config_name = "test";
-  s.mesh_uuid = m.uuid;
-  s.system = "euler";
-  s.order = p;
-  s.ndims = m.ndims;
-  s.nvars = m.ndims + 2;
-  s.variables = primitive_mean ? "primitive-mean" : "conserved";
-  const int nd = m.ndims, nv = s.nvars;
-  for (const auto& g : m.groups) {
-    const auto ops = operators::build_operators(g.etype, p);
-    const auto ploc = solver::ploc_at(g, nd, ops.upts);
-    const std::size_t ne = std::size_t(g.neles), nu = std::size_t(ops.nupts);
-    std::vector<double> u(ne * std::size_t(nv) * nu);
-    for (std::size_t e = 0; e < ne; ++e)
-      for (std::size_t i = 0; i < nu; ++i) {
-        double x[3] = {0, 0, 0};
-        for (int c = 0; c < nd; ++c) x[c] = ploc[(i * std::size_t(nd) + std::size_t(c)) * ne + e];
-        const auto q = f(x[0], x[1], x[2]);
-        auto at = [&](int v) -> double& { return u[(e * std::size_t(nv) + std::size_t(v)) * nu + i]; };
-        double vv = 0;
-        for (int d = 0; d < nd; ++d) vv += q[std::size_t(d) + 1] * q[std::size_t(d) + 1];
-        at(0) = q[0];
-        for (int d = 0; d < nd; ++d)
-          at(d + 1) = primitive_mean ? q[std::size_t(d) + 1] : q[0] * q[std::size_t(d) + 1];
-        at(nv - 1) = primitive_mean ? q[4] : q[4] / (kGamma - 1) + 0.5 * q[0] * vv;
-      }
-    s.etypes.push_back(g.etype);
-    s.shapes.push_back({ne, std::size_t(nv), nu});
-    s.soln.push_back(std::move(u));
-  }
-  return s;
-}
-
-ex::SolutionContext make_context(const meshes::Mesh& m) {
-  ex::SolutionContext c;
-  c.mesh = m;
-  c.phys.ndims = m.ndims;
-  c.phys.gamma = kGamma;
-  c.constants = {{"Uinf", 2.0}, {"Pinf", 3.0}};
-  return c;
 }
 
 vtkSmartPointer<vtkUnstructuredGrid> write_and_read(const ex::SolutionContext& c,
@@ -124,15 +80,6 @@ ex::SolutionContext single_type_mesh(const std::string& etype, test::AffineMap* 
   if (map_out) *map_out = m;
   // Two elements side by side in x (sharing a face).
   return make_context(test::test_mesh(is3d ? 3 : 2, {{etype, {0, 0, 0}}, {etype, {2, 0, 0}}}, m));
-}
-
-double poly(double x, double y, double z, int p) {
-  // A full polynomial of total degree p.
-  double v = 1.0;
-  if (p >= 1) v += 0.3 * x - 0.2 * y + 0.1 * z;
-  if (p >= 2) v += 0.05 * x * y - 0.04 * z * z + 0.03 * x * x + 0.02 * y * z;
-  if (p >= 3) v += 0.01 * x * y * z - 0.02 * x * x * x + 0.015 * y * y * x + 0.01 * z * z * z;
-  return v;
 }
 
 int count_type(vtkUnstructuredGrid* g, int type) {

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A time average continued across a restart: N steps, restart, M steps leaves the same mean
+# over [0, t] as N + M steps in one run (to round-off: the restart takes the stopped run's mean
+# times its window as the sum so far). Then without that mean file the restarted average says
+# it starts again. usage: tavg-restart.sh FRMINI CASE COMPARE N M
+set -euo pipefail
+frmini=$1 case=$2 compare=$3 n=$4 m=$5
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+for d in a b c; do
+  mkdir -p "$work/$d"
+  cp "$case" "$work/$d/case.toml"
+  cat >> "$work/$d/case.toml" <<'TOML'
+
+[plugins.tavg]
+nsteps = 1
+tstart = 0.0
+dt-out = 1e9
+basedir = "tavg"
+basename = "mean-{t}"
+TOML
+done
+export FRMINI_CACHE_DIR="$work/cache"
+( cd "$work/a" && "$frmini" run case.toml --steps $((n + m)) --quiet >/dev/null )
+( cd "$work/b" && "$frmini" run case.toml --steps "$n" --quiet >/dev/null )
+mid=$(ls "$work/b/out" | grep -v '^s-0.0000' | grep '\.h5$' | head -1)
+log=$(cd "$work/b" && "$frmini" restart case.toml "out/$mid" --steps "$m" --quiet)
+echo "$log" | grep -q "tavg: continuing the mean over \[0, " || { echo "FAIL: the restart did not continue the mean"; echo "$log"; exit 1; }
+final=$(ls "$work/a/tavg" | sort | tail -1)
+[ -f "$work/b/tavg/$final" ] || { echo "FAIL: the restart did not write tavg/$final"; ls "$work/b/tavg"; exit 1; }
+python3 "$compare" "$work/a/tavg/$final" "$work/b/tavg/$final" --rtol 1e-13 || { echo "FAIL: the means differ"; exit 1; }
+# Without the stopped run's mean the average starts again at the restart, and says so.
+( cd "$work/c" && "$frmini" run case.toml --steps "$n" --quiet >/dev/null && rm -r tavg )
+log=$(cd "$work/c" && "$frmini" restart case.toml "out/$mid" --steps "$m" --quiet)
+echo "$log" | grep -q "tavg: no mean in tavg ends at t = .*; the average starts again here" ||
+  { echo "FAIL: no word of the average starting again"; echo "$log"; exit 1; }
+echo "ok: the mean over $((n + m)) steps == $n steps + restart + $m steps ($final)"
