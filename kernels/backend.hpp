@@ -52,8 +52,9 @@ class Backend {
   // BackendOptions::verbose: log compilations, cache hits and tuning decisions to stderr.
   virtual bool verbose() const { return false; }
 
-  // AoSoA width S (ARCHITECTURE.md principle 4) in elements of the given precision: the SIMD
-  // width on CPUs, the coalescing width on GPUs. Panel leading dimensions are multiples of it.
+  // AoSoA width S (a panel's SoA block holds S elements) in elements of the given precision:
+  // the SIMD width on CPUs, the coalescing width on GPUs. Panel leading dimensions are
+  // multiples of it.
   virtual std::size_t soa_width(Precision p) const = 0;
   // Byte alignment of allocations and of leading dimensions.
   virtual std::size_t alignment() const = 0;
@@ -101,7 +102,7 @@ class Backend {
   virtual double reduce(const Buffer& buf, std::size_t offset, std::size_t n, Precision p,
                         Reduction r) = 0;
 
-  // Cache blocking (ARCHITECTURE.md principle 10). A chain is a list of steps, each a kernel
+  // Cache blocking. A chain is a list of steps, each a kernel
   // launch over a range of units (elements). A backend that blocks cuts [0, nunits) into
   // blocks whose working set stays in a core's cache and runs the whole chain block by block,
   // blocks spread over its threads, so the intermediates never travel to memory; the others

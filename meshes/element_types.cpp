@@ -9,7 +9,7 @@ namespace {
 
 // A face is the set of vertices on the supporting plane with outward normal n: those that
 // maximise n·v. Deriving faces this way means the face table cannot disagree with the
-// vertex table or with the face normals of fr-numerics §2.4.
+// vertex table or with the face normals (PyFR's, listed in docs/operators.md).
 ShapeInfo make_shape(std::string name, int ndims, std::vector<Point3> verts,
                      std::vector<Point3> normals) {
   ShapeInfo s{std::move(name), ndims, std::move(verts), {}, normals};

@@ -111,7 +111,7 @@ int64_t CpuBackend::chain_block(std::size_t unit_bytes, int64_t align) const {
   if (opts_.chain_block > 0) return std::max<int64_t>(align, opts_.chain_block / align * align);
   // A block's working set: an eighth of the last-level cache's share per thread, and at least
   // half a core's L2. Measured on hex p3 Navier-Stokes (2 threads, 1 MB L2, 32 MB L3 shared
-  // with a VM's neighbours; docs/performance.md), s per step in alternated rounds: on the
+  // with a VM's neighbours; 24 Nov 2026), s per step in alternated rounds: on the
   // Taylor-Green box 144 elements (a third of the share) 0.366-0.386, 96 0.349-0.359,
   // 64 0.306-0.365, 56 (an eighth) 0.305-0.318; on cylinder3d 144 0.520-0.539, 64
   // 0.476-0.509, 48 0.496-0.529; L2-sized blocks (8 elements) were slower still. Larger

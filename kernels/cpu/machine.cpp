@@ -136,7 +136,7 @@ IsaTarget make_isa_target(const std::string& name) {
   // With AVX-512, gcc's tuning for Intel server cores prefers 256-bit vectors (once a clock
   // speed trade on Skylake-X): each SoA block, one 512-bit vector of every variable, would be
   // done in two halves. Asked for 512 bits, the cylinder's step at p = 3 took 3.5% less on a
-  // Xeon with AMX (docs/performance.md, 25 Nov 2026).
+  // Xeon with AMX (measured on 25 Nov 2026).
   const char* wide = "-mprefer-vector-width=512";
   if (name == "native") {
     t.simd_bytes = native_simd_bytes();

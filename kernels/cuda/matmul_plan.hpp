@@ -1,6 +1,6 @@
 // The CUDA matmul generator's strategies and the register cost model that chooses among them.
 //
-// GiMMiK's four kernel shapes (reference/matmul-kernels.md §1.4) spill registers on the large
+// GiMMiK's four kernel shapes (cstream, bstream, msplit, ksplit) spill registers on the large
 // operators (hex p6 M132/M460, tet p6 M3/M6/M132/M460 at sm_90 double): cstream keeps every used
 // B value live, bstream every open C accumulator, msplit ceil(m/4) of them, ksplit ku/2 B values.
 // frmini adds two register-aware shapes whose live set is bounded by construction:

@@ -1,8 +1,8 @@
 // What every kernel generator needs to know about a constant operator A (with alpha folded
 // in), computed once: its non-zeros by row and by column, the rows of B it actually reads,
 // the last column feeding each row of C (so a row can be stored as soon as it is complete),
-// and the minimum bytes and flops of the product (the bandwidth floor of
-// reference/benchmarking.md).
+// and the minimum bytes and flops of the product (the bandwidth floor: the B rows read and C,
+// each moved once, C read too when beta != 0).
 #pragma once
 
 #include <cstddef>

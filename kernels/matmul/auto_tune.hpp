@@ -1,5 +1,5 @@
-// Choosing among candidate kernels by timing them on the real operands (ARCHITECTURE.md
-// principle 3), shared by every backend:
+// Choosing among candidate kernels by timing them on the real operands (the providers of
+// provider.hpp), shared by every backend:
 //  - 'auto' times every candidate of every willing provider;
 //  - a named provider with several strategies (generated) is tuned the same way among its own.
 // C is saved before timing and restored afterwards (beta != 0 runs would corrupt it). A

@@ -1,4 +1,4 @@
-// The matmul provider interface (ARCHITECTURE.md principle 3):
+// The matmul provider interface:
 //     C = alpha * A * B + beta * C
 // A is a constant m x k operator held on the host in double precision (row-major); B (k x n)
 // and C (m x n) are row-major panels on the device with leading dimensions ldb, ldc (in

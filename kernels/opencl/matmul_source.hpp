@@ -4,7 +4,7 @@
 // specialised (0: plain store, 1: accumulate, other: scale). n, ldb and ldc are run-time
 // arguments, so one program serves every panel width.
 //
-// Four shapes (reference/matmul-kernels.md §1.4), each one work-item per column along n
+// Four shapes (GiMMiK's), each one work-item per column along n
 // (two with width 2):
 //   cstream        one unrolled dot product per C row, B values loaded at first use
 //   bstream        B rows streamed once, m register accumulators, rows stored when complete

@@ -7,7 +7,7 @@
 // arguments into local arrays, runs the body, and stores out/inout arguments back. Where the
 // values live (AoSoA panels, gather tables, plain arrays) is the wrapper's business:
 //
-//   field  an AoSoA panel (ARCHITECTURE.md principle 4) over points x elements. A field of
+//   field  an AoSoA panel (SoA blocks of S elements) over points x elements. A field of
 //          shape {A, B} holds B values per (point, element) in each of A panels stacked
 //          row-wise: value (a, b) of point i, element e is at
 //            base[(a*NPTS + i)*ld + (e/S)*B*S + b*S + e%S],   ld = B*neles_padded.

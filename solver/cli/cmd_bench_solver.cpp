@@ -1,6 +1,6 @@
 // `frmini bench solver`: the paper's per-timestep tables (Table 1: s/step for each order,
 // precision and provider; Table 2: generated over BLAS speedups) on the Taylor-Green vortex
-// mesh of reference/benchmarking.md (a fully periodic box of hexes on [0, 2 pi]^3,
+// benchmark mesh (a fully periodic box of hexes on [0, 2 pi]^3,
 // compressible Navier-Stokes, Re 1600, RK4 at a fixed step), or on a case file (--case, e.g.
 // the cylinder at Re 3900). Each configuration takes one untimed step (compilation, tuning),
 // then rounds of `--steps` timed steps that alternate between the providers, synchronised one
@@ -48,7 +48,7 @@ meshes::Mesh tgv_mesh(const std::string& file, long n) {
   return m;
 }
 
-// The Taylor-Green initial condition (reference/validation-cases.md), PyFR's Ps = 111.607,
+// The Taylor-Green initial condition (PyFR's 3d-taylor-green case), PyFR's Ps = 111.607,
 // as C expressions for physics::ics: evaluated on the device like a case's [ics].
 const std::map<std::string, std::string> tgv_ics = {
     {"rho", "(111.607 + (cos(2*x) + cos(2*y))*(cos(2*z) + 2)/16)/111.607"},

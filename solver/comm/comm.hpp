@@ -1,4 +1,4 @@
-// The ranks of a run (ARCHITECTURE.md: MPI lives in solver/, kernels/ and operators/ know
+// The ranks of a run (docs/architecture.md: MPI lives in solver/, kernels/ and operators/ know
 // nothing of ranks). A process is one rank unless frmini was built with MPI and started by an
 // MPI launcher (mpirun sets its environment), when every rank holds one part of the mesh.
 // Which implementation is linked (comm_mpi.cpp or comm_serial.cpp) is CMake's choice, so no

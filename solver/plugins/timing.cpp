@@ -1,5 +1,5 @@
-// Per-step wall times (to CSV with [plugins.timing]) and the end-of-run report of
-// ARCHITECTURE.md §9: time per step, DOF, DOF-stages/s and the matmul provider chosen for
+// Per-step wall times (to CSV with [plugins.timing]) and the end-of-run report
+// (docs/performance.md): time per step, DOF, DOF-stages/s and the matmul provider chosen for
 // every operator product.
 #include <algorithm>
 #include <chrono>

@@ -4,7 +4,7 @@
 //
 // Per element group: S = the backend's SoA width, neles_pad = neles rounded up to S, and a
 // panel of B values per (point, element) has ld = B*neles_pad columns ordered
-// [neles_pad/S][B][S] (ARCHITECTURE.md principle 4). Solution registers are laid out register
+// [neles_pad/S][B][S] (AoSoA). Solution registers are laid out register
 // by register, each holding every group's panel back to back, so one vector operation covers
 // a whole register whatever the element types.
 #pragma once

@@ -109,7 +109,7 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
     I.reg_off.push_back(start);
     I.reg_len = plan.take(0) - start;
   }
-  // Cache blocks (ARCHITECTURE.md principle 10): sized from what one element's longest chain
+  // Cache blocks (Backend::run_chain): sized from what one element's longest chain
   // touches. BLAS runs on whole panels only (it has threads of its own).
   for (const auto& l : layout_) {
     std::size_t rows = std::size_t(2 * l.nupts + l.nfpts + nd * l.nupts);

@@ -1,5 +1,6 @@
 // The FR system of one rank's mesh: element groups (operators, geometry), interfaces, the
-// arena of device arrays, and the right-hand side of PyFR's pipeline (fr-numerics §3.1):
+// arena of device arrays, and the right-hand side of PyFR's pipeline (the order the kernels
+// run in, chains included: docs/architecture.md):
 //   Euler:  disu (M0) -> common fluxes (interfaces, BCs) -> tflux -> M132 -> M3 (beta 1)
 //           -> negdivconf
 //   NS:     disu -> common solution -> M460, M6 (beta 1) -> physical gradient -> M0 per

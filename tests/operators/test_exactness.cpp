@@ -1,4 +1,4 @@
-// M0 interpolates, M1/M4 differentiate, and the FR divergence and gradient (fr-numerics §1.4)
+// M0 interpolates, M1/M4 differentiate, and the FR divergence and gradient (docs/operators.md)
 // are exact for polynomials of degree ≤ p, for every element type at orders 0..6.
 #include <cmath>
 #include <map>

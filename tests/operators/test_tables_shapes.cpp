@@ -52,7 +52,7 @@ TEST_CASE("table look-up by point count and by degree", "[operators][tables]") {
 }
 
 TEST_CASE("point counts follow PyFR's formulas", "[operators][shapes]") {
-  // fr-numerics §0: nupts/nfpts at p = 1..4.
+  // nupts/nfpts at p = 1..4.
   const std::map<std::string, std::vector<std::pair<int, int>>> want{
       {"quad", {{4, 8}, {9, 12}, {16, 16}, {25, 20}}},
       {"tri", {{3, 6}, {6, 9}, {10, 12}, {15, 15}}},

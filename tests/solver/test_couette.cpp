@@ -1,4 +1,4 @@
-// Compressible Couette flow (PyFR's 2d-couette-flow case, reference/validation-cases.md):
+// Compressible Couette flow (PyFR's 2d-couette-flow case):
 // isothermal walls at y = 0 (at rest) and y = 1 (moving at Uw), periodic in x. The exact
 // steady solution is polynomial (T quadratic in y), so starting from it the p = 3 scheme must
 // hold it to near round-off: this checks the viscous fluxes, LDG and the isothermal-wall BC.

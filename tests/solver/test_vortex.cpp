@@ -1,7 +1,7 @@
 // Accuracy: the isentropic Euler vortex on periodic meshes of quads, triangles, hexes and
 // tets (3D: the vortex extruded, w = 0, one periodic layer), p = 1..3, advanced to t = 1 with
 // RK4 at a small step; the L2 error of the density converges at least at p + 0.8 between two
-// refinements (reference/validation-cases.md).
+// refinements (docs/validation.md).
 #include <unistd.h>
 
 #include <array>

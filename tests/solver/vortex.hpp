@@ -1,4 +1,4 @@
-// The isentropic Euler vortex (reference/validation-cases.md): S = 13.5, M = 0.4, R = 1.5,
+// The isentropic Euler vortex (PyFR's 2d-euler-vortex case): S = 13.5, M = 0.4, R = 1.5,
 // free stream (0, 1), exact solution the initial one moved by (0, t) on a periodic box.
 #pragma once
 
