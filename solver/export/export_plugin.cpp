@@ -43,6 +43,7 @@ class ExportPlugin : public PeriodicOutput {
         ctx_(case_context(k.cfg, k.mesh)) {
     if (!have_vtk())
       throw UserError(k.cfg.where(kSection, "dt-out") + ": the export plugin needs VTK; frmini was built without it (install libvtk9-dev)");
+    output_folder(dir_.empty() ? fs::path(".") : dir_, k.cfg.where(kSection, "basedir"));
     opts_.order = int(k.cfg.integer(kSection, "order"));
     opts_.divisor = int(k.cfg.integer(kSection, "divisor"));
     if (opts_.order && opts_.divisor)

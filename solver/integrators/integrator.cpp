@@ -119,10 +119,15 @@ class Rk45 : public Integrator {
       const int prev = cur_;
       take(t, dt);  // solution now in cur_, previous in register 2, error in register 3
       double err = sys_.error_norm(cur_, 2, 3, o_.atol, o_.rtol, o_.l2_norm);
-      double fac = std::pow(err, -expa) * std::pow(st_.errprev, expb);
+      // A non-finite estimate (NaN or Inf in the trial step) is a rejection at the smallest
+      // factor: a step too large can overflow where a smaller one does not. Twenty in a row,
+      // or a step that no longer moves t, is a solution that diverges (exit status 3).
+      const bool finite = std::isfinite(err);
+      nonfinite_ = finite ? 0 : nonfinite_ + 1;
+      double fac = finite ? std::pow(err, -expa) * std::pow(st_.errprev, expb) : 0.0;
       fac = std::min(o_.max_fact, std::max(o_.min_fact, o_.safety * fac));
       st_.dt = fac * dt;
-      if (err < 1.0) {
+      if (finite && err < 1.0) {
         st_.errprev = err;
         ++st_.nsteps;
         return;
@@ -132,7 +137,7 @@ class Rk45 : public Integrator {
       st_.t = t;
       sys_.copy_register(prev, 2);
       cur_ = prev;
-      if (st_.nrejected > 100000) throw UserError("time integration: too many rejected steps");
+      check_rejection(t, dt, err);
     }
   }
   void advance_to(double tend) override {
@@ -140,6 +145,24 @@ class Rk45 : public Integrator {
   }
 
  private:
+  void check_rejection(double t, double dt, double err) const {
+    char b[256];
+    if (nonfinite_ >= 20) {
+      std::snprintf(b, sizeof b, "time integration: every trial step from t = %.9g holds NaN or "
+                    "infinite values (%d in a row, the last with dt = %.3g): the solution diverges", t,
+                    nonfinite_, dt);
+      throw DivergedError(b);
+    }
+    // Below this a step no longer changes t in double precision.
+    if (st_.dt < 1e-13 * std::max(1.0, std::abs(t))) {
+      std::snprintf(b, sizeof b, "time integration: the step size fell to %.3g at t = %.9g, "
+                    "every trial step rejected (the last error estimate %.3g): the solution "
+                    "diverges, or atol/rtol are too tight for the precision", st_.dt, t, err);
+      throw DivergedError(b);
+    }
+    if (st_.nrejected > 100000) throw DivergedError("time integration: over 100000 rejected steps");
+  }
+
   // One step of size dt from t; leaves the solution in cur_ and advances st_.t.
   void take(double t, double dt) {
     int r1 = cur_, r2 = 1 - cur_;
@@ -190,6 +213,7 @@ class Rk45 : public Integrator {
 
   bool errest_;
   int cur_ = 0;
+  int nonfinite_ = 0;  // consecutive trial steps whose error estimate was not finite
   double c_[5], e_[5];
   static constexpr double a_[4] = {970286171893.0 / 4311952581923.0,
                                    6584761158862.0 / 12103376702013.0,

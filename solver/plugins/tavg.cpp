@@ -26,10 +26,12 @@ class TimeAveragePlugin : public Plugin {
         tstart_(k.cfg.real("plugins.tavg", "tstart")),
         dt_out_(k.cfg.real("plugins.tavg", "dt-out")),
         dir_(k.cfg.str("plugins.tavg", "basedir")),
-        base_(k.cfg.str("plugins.tavg", "basename")) {}
+        base_(k.cfg.str("plugins.tavg", "basename")),
+        dir_where_(k.cfg.where("plugins.tavg", "basedir")) {}
   std::string name() const override { return "tavg"; }
 
   void start(RunContext& ctx) override {
+    check_output_folder(dir_.empty() ? "." : dir_, dir_where_);  // before the first step
     const double t = ctx.intg.state().t;
     // Output k is due at tstart + k dt_out, counted from tstart as the writer counts from t0.
     k_ = t <= tstart_ ? 1 : int64_t(std::floor((t - tstart_) / dt_out_ + 1e-9)) + 1;
@@ -120,7 +122,7 @@ class TimeAveragePlugin : public Plugin {
   int64_t nsteps_;
   double tstart_, dt_out_;
   std::filesystem::path dir_;
-  std::string base_;
+  std::string base_, dir_where_;
   TimeAverage acc_;
   int64_t k_ = 1, first_step_ = 0;
   int count_ = 0;

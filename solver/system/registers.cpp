@@ -2,6 +2,7 @@
 // norm, the finiteness check, and solutions to and from the host.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 #include "solver/system/system_impl.hpp"
@@ -152,7 +153,7 @@ double System::error_norm(int cur, int prev, int err, double atol, double rtol, 
     r = v[1] > 0 ? std::nan("") : v[0];
   }
   if (l2) r = std::sqrt(r / double(std::max<int64_t>(global_ndofs() * nv, 1)));
-  return std::isnan(r) || std::isinf(r) ? 100.0 : r;  // PyFR's answer to a NaN: reject, shrink
+  return std::isfinite(r) ? r : std::numeric_limits<double>::infinity();
 }
 
 bool System::finite(int reg) {

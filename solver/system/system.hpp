@@ -113,7 +113,8 @@ class System {
   }
   // The weighted error norm of an embedded RK pair (PyFR's errest): over every value,
   // e = err / (atol + rtol*max(|cur|, |prev|)); "l2": sqrt(sum e^2 / n), "uniform": max |e|.
-  // Computed on the device; overwrites register `err`. 100 for a NaN (reject the step).
+  // Computed on the device; overwrites register `err`. +inf for a NaN or an infinity (the
+  // integrator rejects the step and counts it).
   double error_norm(int cur, int prev, int err, double atol, double rtol, bool l2);
   void copy_register(int dst, int src);
   // Whether every value of register `reg` is finite: one reduction on the device (largest

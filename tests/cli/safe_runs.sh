@@ -77,4 +77,33 @@ st=$(run badbc.toml --quiet)
 [ "$st" = 2 ] || fail "exit status $st, expected 2"
 grep -q "badbc.toml:[0-9]*: \[bcs.farfield\] p: p = -Pinf = -17.857143 is not a physical boundary state" err.txt || fail "message: $(cat err.txt)"
 
+echo "8. rk45 + PI with tolerances that accept anything: the trial steps overflow, exit 3"
+sed -E -e 's|^scheme = .*|scheme = "rk45"\ncontroller = "pi"\natol = 1e6\nrtol = 1e6|' -e 's|^dt = .*|dt = 0.5|' \
+  -e '/^\[plugins.writer\]/,$d' "$base" >rk45.toml
+printf '[plugins.nancheck]\nnsteps = 1000000\n' >>rk45.toml
+st=$(run rk45.toml --quiet)
+[ "$st" = 3 ] || fail "exit status $st, expected 3"
+grep -qE "time integration: (every trial step from t = .* holds NaN or infinite values|the step size fell to)" err.txt ||
+  fail "message: $(cat err.txt)"
+grep -q "the run FAILED" out.txt || fail "the report does not say the run failed"
+
+echo "9. tavg and export folders that cannot be created: refused before the first step, exit 2"
+printf '\n[plugins.tavg]\nnsteps = 1\ntstart = 0.0\ndt-out = 1.0\nbasedir = "afile/tavg"\nbasename = "m-{t}"\n' |
+  cat "$base" - >badtavg.toml
+st=$(run badtavg.toml --quiet)
+[ "$st" = 2 ] || fail "tavg: exit status $st, expected 2"
+grep -q "badtavg.toml:[0-9]*: \[plugins.tavg\] basedir: cannot create the output folder 'afile/tavg'" err.txt ||
+  fail "tavg message: $(cat err.txt)"
+grep -q "step" out.txt && fail "tavg: steps were taken: $(cat out.txt)"
+if "$frmini" export --help >/dev/null 2>&1 && ! grep -q "built without VTK" <("$frmini" export a.h5 b.vtu 2>&1); then
+  printf '\n[plugins.export]\ndt-out = 1.0\nbasedir = "afile/vtk"\nbasename = "v-{n}"\n' |
+    cat "$base" - >badexport.toml
+  st=$(run badexport.toml --quiet)
+  [ "$st" = 2 ] || fail "export: exit status $st, expected 2"
+  grep -q "badexport.toml:[0-9]*: \[plugins.export\] basedir: cannot create the output folder 'afile/vtk'" err.txt ||
+    fail "export message: $(cat err.txt)"
+else
+  echo "skipped: the export plugin's folder (built without VTK)"
+fi
+
 if [ "$fails" = 0 ]; then echo "ok: every case ended as described"; else echo "$fails check(s) failed"; exit 1; fi

@@ -256,9 +256,9 @@ TEST_CASE("the embedded-pair error norm on the device equals its host computatio
       r[0][0][7] = std::nan("");
       sys.upload_solution(0, r[0]);
       sys.upload_solution(2, r[2]);
-      CHECK(sys.error_norm(0, 1, 2, atol, rtol, true) == 100.0);
+      CHECK(std::isinf(sys.error_norm(0, 1, 2, atol, rtol, true)));
       sys.upload_solution(2, r[2]);
-      CHECK(sys.error_norm(0, 1, 2, atol, rtol, false) == 100.0);
+      CHECK(std::isinf(sys.error_norm(0, 1, 2, atol, rtol, false)));
     }
 }
 
