@@ -1,5 +1,11 @@
 #include "meshes/h5util.hpp"
 
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
 #include "operators/error.hpp"
 
 namespace frmini::meshes::h5 {
@@ -39,6 +45,14 @@ std::string reason() {
              return 0;
            },
            &out);
+  // A failed system call carries the system's words inside HDF5's own ("..., errno = 28, error
+  // message = 'No space left on device', ..."), across lines: those words are the reason.
+  const std::string key = "error message = '";
+  if (const auto a = out.find(key); a != std::string::npos)
+    if (const auto b = out.find('\'', a + key.size()); b != std::string::npos)
+      out = out.substr(a + key.size(), b - a - key.size());
+  for (char& c : out)
+    if (c == '\n' || c == '\r') c = ' ';
   return out.empty() ? "" : " (" + out + ")";
 }
 
@@ -63,7 +77,7 @@ void write_any(hid_t loc, const std::string& name, const std::vector<hsize_t>& d
   bool empty = false;
   for (auto d : dims) empty = empty || d == 0;
   if (!empty && H5Dwrite(ds.id(), memtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0)
-    fail(file, "cannot write dataset " + name);
+    fail(file, "cannot write dataset " + name + reason());
 }
 
 // The dataset's path in the file ("/eles/hex/nodes"), for messages: `name` alone is often
@@ -161,9 +175,35 @@ Handle open_scalar_attr(hid_t loc, const std::string& name, const std::string& f
 
 Handle create_file(const std::string& path, const std::string& file) {
   silence_errors();
-  return Handle(check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), file,
+  // In memory (the core driver, no backing store): HDF5 never meets a failing disk, which
+  // the library does not survive (a file whose close failed crashes it at exit).
+  Handle fapl(check(H5Pcreate(H5P_FILE_ACCESS), file, "cannot create a file access list"), H5Pclose);
+  check(H5Pset_fapl_core(fapl.id(), 1 << 20, 0), file, "cannot set up an in-memory file");
+  return Handle(check(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.id()), file,
                       "cannot create HDF5 file"),
                 H5Fclose);
+}
+
+void write_image(hid_t file_id, const std::string& to, const std::string& file) {
+  if (H5Fflush(file_id, H5F_SCOPE_GLOBAL) < 0) fail(file, "cannot write" + reason());
+  const ssize_t n = H5Fget_file_image(file_id, nullptr, 0);
+  if (n < 0) fail(file, "cannot write" + reason());
+  std::vector<char> image(static_cast<std::size_t>(n));
+  if (H5Fget_file_image(file_id, image.data(), image.size()) != n) fail(file, "cannot write" + reason());
+  const int fd = ::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail(file, std::string("cannot write (") + std::strerror(errno) + ")");
+  std::size_t done = 0;
+  while (done < image.size()) {
+    const ssize_t w = ::write(fd, image.data() + done, image.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      const std::string why = w == 0 ? "nothing written" : std::strerror(errno);
+      ::close(fd);
+      fail(file, "cannot write (" + why + ")");
+    }
+    done += std::size_t(w);
+  }
+  if (::close(fd) != 0) fail(file, std::string("cannot write (") + std::strerror(errno) + ")");
 }
 
 Handle open_file(const std::string& path, const std::string& file) {

@@ -30,8 +30,13 @@ class Handle {
 
 void silence_errors();
 
-// `file` is used in error messages.
+// `file` is used in error messages. The file is made in memory: write_image writes it out.
 Handle create_file(const std::string& path, const std::string& file);
+// Files are created in memory (create_file); write_image writes a finished one's bytes to
+// `to` with plain, checked writes, throwing UserError naming `file` when they fail (a full
+// disk, a file-size limit). Every writer calls it last, inside write_atomically, so a file
+// whose writes failed is never renamed into place.
+void write_image(hid_t file_id, const std::string& to, const std::string& file);
 Handle open_file(const std::string& path, const std::string& file);  // read-only
 Handle create_group(hid_t loc, const std::string& name, const std::string& file);
 Handle open_group(hid_t loc, const std::string& name, const std::string& file);

@@ -86,6 +86,7 @@ void write_contents(const std::string& tmp, const std::string& file, const Mesh&
     for (size_t gi = 0; gi < m.groups.size(); ++gi)
       h5::write_ints(pg.id(), m.groups[gi].etype, {p.parts[gi].size()}, p.parts[gi].data(), file);
   }
+  h5::write_image(root, tmp, file);
 }
 
 }  // namespace

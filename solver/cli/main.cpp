@@ -2,6 +2,7 @@
 // exit statuses the project promises: 0 success, 2 user error (one line on stderr), 3 the
 // solution diverged, 1 internal.
 #include <algorithm>
+#include <csignal>
 #include <exception>
 #include <iostream>
 
@@ -71,6 +72,9 @@ int run_command(int argc, char** argv);
 }  // namespace
 
 int main(int argc, char** argv) {
+  // A file-size limit (ulimit -f, a batch system's quota) makes a write fail with EFBIG, which
+  // every writer reports as it reports a full disk, rather than killing the run mid-write.
+  std::signal(SIGXFSZ, SIG_IGN);
   frmini::solver::comm::init(&argc, &argv);
   const int status = run_command(argc, argv);
   frmini::solver::comm::finalize();

@@ -2,6 +2,10 @@
 #include <charconv>
 
 #include <vtkIndent.h>
+#include <vtkCallbackCommand.h>
+#include <vtkCommand.h>
+#include <vtkErrorCode.h>
+#include <vtkExecutive.h>
 #include <vtkNew.h>
 #include <vtkXMLDataElement.h>
 #include <vtkXMLPolyDataWriter.h>
@@ -20,12 +24,19 @@ template <class Writer, class Data>
 void write_xml(const std::string& path, Data* data) {
   write_atomically(path, [&](const std::filesystem::path& tmp) {
     vtkNew<Writer> w;
+    // A failed write (a full disk) is said below in one line; VTK's own report of it, several
+    // lines from the writer and its executive, is observed and dropped.
+    vtkNew<vtkCallbackCommand> quiet;
+    for (vtkObject* o : {static_cast<vtkObject*>(w.Get()), static_cast<vtkObject*>(w->GetExecutive())})
+      o->AddObserver(vtkCommand::ErrorEvent, quiet);
     w->SetFileName(tmp.string().c_str());
     w->SetInputData(data);
     w->SetDataModeToAppended();
     w->EncodeAppendedDataOff();  // raw binary: smaller and faster than base64
     w->SetCompressorTypeToZLib();
-    if (w->Write() != 1) throw UserError(path + ": cannot write the VTK file");
+    if (w->Write() != 1 || w->GetErrorCode() != vtkErrorCode::NoError)
+      throw UserError(path + ": cannot write the VTK file (" +
+                      vtkErrorCode::GetStringFromErrorCode(w->GetErrorCode()) + ")");
   });
 }
 

@@ -42,6 +42,7 @@ void write_solution(const std::string& path, const SolutionFile& s) {
       h5::write_doubles(g.id(), "p" + std::to_string(s.order) + "-" + s.etypes[i],
                         {hsize_t(sh[0]), hsize_t(sh[1]), hsize_t(sh[2])}, s.soln[i].data(), path);
     }
+    h5::write_image(r, tmp.string(), path);
   });
 }
 

@@ -134,6 +134,9 @@ void check_output_folder(const std::filesystem::path& dir, const std::string& wh
 void PeriodicOutput::start(RunContext& ctx) {
   if (!folder_.empty()) check_output_folder(folder_, folder_where_);
   k_ = int64_t(std::floor((ctx.intg.state().t - t0_) / dt_ + 1e-9)) + 1;
+  // A restart numbers its outputs as the uninterrupted run would ({n} in a basename): output
+  // k is the one at t0 + k dt-out, so the earlier run's files keep their names and contents.
+  if (ctx.intg.state().nsteps > 0) count_ = int(k_);
   if (ctx.intg.state().nsteps == 0) output(ctx);  // the initial condition
 }
 
