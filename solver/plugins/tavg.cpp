@@ -69,9 +69,10 @@ class TimeAveragePlugin : public Plugin {
     conserved_to_primitive(u, ctx.sys.ndims(), nupts, ctx.sys.config().phys.gamma);
     acc_.add(ctx.intg.state().t, u);
   }
-  // A restart continues the mean that the stopped run left in basedir: the newest
-  // primitive-mean file of this mesh whose window ends at the restart time (the earlier run
-  // writes one when it stops). Without one the mean starts again here, and the run says so.
+  // A restart continues the mean that the stopped run left in basedir: of the primitive-mean
+  // files of this mesh whose window ends at the restart time (the earlier run writes one when
+  // it stops), the one with the longest window. Without one the mean starts again here, and
+  // the run says so.
   void resume(RunContext& ctx) {
     const double t = ctx.intg.state().t;
     std::filesystem::path best;
