@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "operators/atomic_file.hpp"
 #include "operators/error.hpp"
 
 namespace frmini::meshes::h5 {
@@ -192,16 +193,10 @@ void write_image(hid_t file_id, const std::string& to, const std::string& file) 
   if (H5Fget_file_image(file_id, image.data(), image.size()) != n) fail(file, "cannot write" + reason());
   const int fd = ::open(to.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(file, std::string("cannot write (") + std::strerror(errno) + ")");
-  std::size_t done = 0;
-  while (done < image.size()) {
-    const ssize_t w = ::write(fd, image.data() + done, image.size() - done);
-    if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) {
-      const std::string why = w == 0 ? "nothing written" : std::strerror(errno);
-      ::close(fd);
-      fail(file, "cannot write (" + why + ")");
-    }
-    done += std::size_t(w);
+  std::string why;
+  if (write_fully(fd, image.data(), image.size(), why) < image.size()) {
+    ::close(fd);
+    fail(file, "cannot write (" + why + ")");
   }
   if (::close(fd) != 0) fail(file, std::string("cannot write (") + std::strerror(errno) + ")");
 }

@@ -1,5 +1,7 @@
 #include "operators/atomic_file.hpp"
 
+#include <cerrno>
+#include <cstring>
 #include <fstream>
 #include <system_error>
 #include <unistd.h>
@@ -26,6 +28,20 @@ void write_atomically(const std::filesystem::path& path,
     fs::remove(tmp, ec);
     throw UserError(path.string() + ": cannot write: " + ec.message());
   }
+}
+
+std::size_t write_fully(int fd, const char* data, std::size_t n, std::string& why) {
+  std::size_t done = 0;
+  while (done < n) {
+    const ssize_t w = ::write(fd, data + done, n - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      why = w == 0 ? "nothing written" : std::strerror(errno);
+      break;
+    }
+    done += std::size_t(w);
+  }
+  return done;
 }
 
 void write_text_atomically(const std::filesystem::path& path, const std::string& text) {

@@ -3,6 +3,7 @@
 // file and never destroys the previous one.
 #pragma once
 
+#include <cstddef>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -13,6 +14,10 @@ namespace frmini {
 // temporary is removed and the exception propagates.
 void write_atomically(const std::filesystem::path& path,
                       const std::function<void(const std::filesystem::path& tmp)>& write);
+
+// Writes n bytes to fd, retrying short and interrupted writes. Returns how many were written;
+// when fewer than n, `why` says why (the system's words, e.g. "No space left on device").
+std::size_t write_fully(int fd, const char* data, std::size_t n, std::string& why);
 
 // Convenience: writes a text string atomically.
 void write_text_atomically(const std::filesystem::path& path, const std::string& text);

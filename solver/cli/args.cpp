@@ -165,6 +165,26 @@ std::string ArgParser::help() const {
   return o.str();
 }
 
+Args ArgParser::parse_mixed(const std::vector<std::string>& argv,
+                           std::vector<std::string>& positionals) const {
+  std::vector<std::string> opts;
+  for (std::size_t i = 0; i < argv.size(); ++i) {
+    const std::string& s = argv[i];
+    if (s.size() > 2 && s.rfind("--", 0) == 0) {
+      opts.push_back(s);
+      const bool valued = std::any_of(opts_.begin(), opts_.end(), [&](const Opt& o) {
+        return !o.is_flag && o.name == s.substr(2);
+      });
+      if (s.find('=') == std::string::npos && valued && i + 1 < argv.size()) opts.push_back(argv[++i]);
+    } else if (s == "-h") {
+      opts.push_back(s);
+    } else {
+      positionals.push_back(s);
+    }
+  }
+  return parse(opts);
+}
+
 Args ArgParser::parse(const std::vector<std::string>& argv) const {
   Args a;
   a.cmd_ = command_;

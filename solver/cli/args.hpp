@@ -52,6 +52,9 @@ class ArgParser {
   ArgParser& epilog(const std::string& text);
 
   Args parse(const std::vector<std::string>& argv) const;
+  // For commands that take any number of positionals (files) among their options: every
+  // argument that is not an option or an option's value goes to `positionals`, in order.
+  Args parse_mixed(const std::vector<std::string>& argv, std::vector<std::string>& positionals) const;
   std::string help() const;
 
  private:

@@ -20,12 +20,6 @@ namespace {
 namespace fs = std::filesystem;
 namespace ex = solver::exporter;
 
-// Options that take a value: the positionals (any number of solution files, then the output)
-// are separated from them before ArgParser sees the options.
-const std::set<std::string> kValued{"order",  "divisor", "fields",  "boundary",     "out-boundary",
-                                    "mesh",   "uinf",    "pinf",    "rhoinf",       "gas-constant",
-                                    "color-by", "out",   "png",     "body",         "size"};
-
 ArgParser parser() {
   ArgParser p("export",
               "Write solution files as VTK: export soln.h5 [more.h5 ...] [out.vtu|out.pvd]\n"
@@ -70,7 +64,7 @@ double number(const Args& a, const std::string& name) {
 }
 
 int run_export(const std::vector<std::string>& argv) {
-  std::vector<std::string> pos, opts;
+  std::vector<std::string> pos, rest;  // rest: all but --isosurface, gathered here
   ex::ViewOptions vo;
   for (std::size_t i = 0; i < argv.size(); ++i) {
     const std::string& s = argv[i];
@@ -81,18 +75,10 @@ int run_export(const std::vector<std::string>& argv) {
       vo.isosurfaces.push_back(s == "--isosurface" ? argv[++i] : s.substr(13));
       continue;
     }
-    if (s.size() > 2 && s.rfind("--", 0) == 0) {
-      opts.push_back(s);
-      if (s.find('=') == std::string::npos && kValued.count(s.substr(2)) && i + 1 < argv.size())
-        opts.push_back(argv[++i]);
-    } else if (s == "-h") {
-      opts.push_back(s);
-    } else {
-      pos.push_back(s);
-    }
+    rest.push_back(s);
   }
   const ArgParser p = parser();
-  const Args a = p.parse(opts);
+  const Args a = p.parse_mixed(rest, pos);
   if (!ex::have_vtk()) throw UserError("export: built without VTK (install libvtk9-dev)");
   vo.color_by = a.get("color-by");
   vo.iso_out = a.get("out");

@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
-#include <set>
 #include <tuple>
 #include <utility>
 
@@ -23,8 +22,6 @@ namespace {
 
 namespace fs = std::filesystem;
 namespace ex = solver::exporter;
-
-const std::set<std::string> kValued{"points", "line", "npts", "average", "mesh", "out"};
 
 ArgParser parser() {
   ArgParser p("sample",
@@ -111,20 +108,8 @@ std::string csv_rows(const ex::ProbeTable& tab) {
 }
 
 int run_sample(const std::vector<std::string>& argv) {
-  std::vector<std::string> pos, opts;
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    const std::string& s = argv[i];
-    if (s.size() > 2 && s.rfind("--", 0) == 0) {
-      opts.push_back(s);
-      if (s.find('=') == std::string::npos && kValued.count(s.substr(2)) && i + 1 < argv.size())
-        opts.push_back(argv[++i]);
-    } else if (s == "-h") {
-      opts.push_back(s);
-    } else {
-      pos.push_back(s);
-    }
-  }
-  const Args a = parser().parse(opts);
+  std::vector<std::string> pos;
+  const Args a = parser().parse_mixed(argv, pos);
   if (pos.empty()) throw UserError("sample: needs at least one solution file (see frmini sample --help)");
   check_options(a);
   // Every file is read and sampled before anything is written.

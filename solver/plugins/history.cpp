@@ -116,18 +116,13 @@ void HistoryFile::flush() {
   // A write that fails part way (a full disk) is cut back to the last whole row written
   // before it, so the file holds whole rows only.
   const off_t before = ::lseek(fd_, 0, SEEK_END);
-  std::size_t done = 0;
-  while (done < pending_.size()) {
-    const ssize_t n = ::write(fd_, pending_.data() + done, pending_.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const std::string why = n == 0 ? "nothing written" : std::strerror(errno);
-      const std::size_t whole = pending_.rfind('\n', done == 0 ? 0 : done - 1);
-      const std::size_t keep = done == 0 || whole == std::string::npos ? 0 : whole + 1;
-      if (before >= 0 && ::ftruncate(fd_, before + off_t(keep)) == 0) pending_.erase(0, keep);
-      throw UserError(where_ + ": cannot write " + path_.string() + " (" + why + ")");
-    }
-    done += std::size_t(n);
+  std::string why;
+  const std::size_t done = write_fully(fd_, pending_.data(), pending_.size(), why);
+  if (done < pending_.size()) {
+    const std::size_t whole = pending_.rfind('\n', done == 0 ? 0 : done - 1);
+    const std::size_t keep = done == 0 || whole == std::string::npos ? 0 : whole + 1;
+    if (before >= 0 && ::ftruncate(fd_, before + off_t(keep)) == 0) pending_.erase(0, keep);
+    throw UserError(where_ + ": cannot write " + path_.string() + " (" + why + ")");
   }
   pending_.clear();
 }

@@ -13,6 +13,7 @@
 #include "solver/export/export.hpp"
 #include "solver/io/solution_file.hpp"
 #include "solver/system/geometry.hpp"
+#include "tests/export/export_meshes.hpp"
 
 namespace frmini::test {
 
@@ -72,6 +73,23 @@ inline double poly(double x, double y, double z, int p) {
   if (p >= 2) v += 0.05 * x * y - 0.04 * z * z + 0.03 * x * x + 0.02 * y * z;
   if (p >= 3) v += 0.01 * x * y * z - 0.02 * x * x * x + 0.015 * y * y * x + 0.01 * z * z * z;
   return v;
+}
+
+// Two elements of one type side by side in x (sharing a face), through a sheared, stretched,
+// shifted map so that nothing is axis-aligned; the map is returned through map_out.
+inline solver::exporter::SolutionContext single_type_mesh(const std::string& etype, test::AffineMap* map_out = nullptr) {
+  test::AffineMap m;
+  const bool is3d = !(etype == "quad" || etype == "tri");
+  // A sheared, stretched, shifted map (positive determinant) so nothing is axis-aligned.
+  double A[3][3] = {{1.3, 0.2, 0.1}, {-0.1, 0.9, 0.3}, {0.05, -0.2, 1.1}};
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) m.A[i][j] = (is3d || (i < 2 && j < 2)) ? A[i][j] : (i == j);
+  m.b[0] = 0.5;
+  m.b[1] = -0.25;
+  m.b[2] = is3d ? 0.125 : 0.0;
+  if (map_out) *map_out = m;
+  // Two elements side by side in x (sharing a face).
+  return make_context(test::test_mesh(is3d ? 3 : 2, {{etype, {0, 0, 0}}, {etype, {2, 0, 0}}}, m));
 }
 
 }  // namespace frmini::test

@@ -37,6 +37,7 @@ using frmini::test::make_solution;
 using frmini::test::poly;
 using frmini::test::kGamma;
 using frmini::test::Prim;
+using frmini::test::single_type_mesh;
 namespace ex = frmini::solver::exporter;
 
 namespace {
@@ -65,21 +66,6 @@ vtkSmartPointer<vtkUnstructuredGrid> write_and_read(const ex::SolutionContext& c
   vtkSmartPointer<vtkUnstructuredGrid> g = r->GetOutput();
   REQUIRE(g);
   return g;
-}
-
-ex::SolutionContext single_type_mesh(const std::string& etype, test::AffineMap* map_out = nullptr) {
-  test::AffineMap m;
-  const bool is3d = !(etype == "quad" || etype == "tri");
-  // A sheared, stretched, shifted map (positive determinant) so nothing is axis-aligned.
-  double A[3][3] = {{1.3, 0.2, 0.1}, {-0.1, 0.9, 0.3}, {0.05, -0.2, 1.1}};
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) m.A[i][j] = (is3d || (i < 2 && j < 2)) ? A[i][j] : (i == j);
-  m.b[0] = 0.5;
-  m.b[1] = -0.25;
-  m.b[2] = is3d ? 0.125 : 0.0;
-  if (map_out) *map_out = m;
-  // Two elements side by side in x (sharing a face).
-  return make_context(test::test_mesh(is3d ? 3 : 2, {{etype, {0, 0, 0}}, {etype, {2, 0, 0}}}, m));
 }
 
 int count_type(vtkUnstructuredGrid* g, int type) {

@@ -45,16 +45,6 @@ double column(const ex::ProbeTable& t, std::size_t row, const std::string& name)
   return 0;
 }
 
-ex::SolutionContext affine_mesh(const std::string& etype, test::AffineMap& m) {
-  const bool is3d = !(etype == "quad" || etype == "tri");
-  double A[3][3] = {{1.3, 0.2, 0.1}, {-0.1, 0.9, 0.3}, {0.05, -0.2, 1.1}};
-  for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) m.A[i][j] = (is3d || (i < 2 && j < 2)) ? A[i][j] : (i == j);
-  m.b[0] = 0.5;
-  m.b[1] = -0.25;
-  return test::make_context(test::test_mesh(is3d ? 3 : 2, {{etype, {0, 0, 0}}, {etype, {2, 0, 0}}}, m));
-}
-
 }  // namespace
 
 TEST_CASE("sample: a polynomial field of the solution's degree and its gradient, exact", "[sample]") {
@@ -62,7 +52,7 @@ TEST_CASE("sample: a polynomial field of the solution's degree and its gradient,
     for (const bool mean : {false, true}) {
       SECTION(etype + (mean ? " primitive-mean" : " conserved")) {
         test::AffineMap m;
-        const ex::SolutionContext ctx = affine_mesh(etype, m);
+        const ex::SolutionContext ctx = test::single_type_mesh(etype, &m);
         const int nd = ctx.mesh.ndims;
         for (int p : {1, 2, 3}) {
           // Conserved files: rho is the polynomial, u and p constant, so every primitive value
@@ -105,7 +95,7 @@ TEST_CASE("sample: a polynomial field of the solution's degree and its gradient,
 
 TEST_CASE("sample: points outside the mesh and impossible averages are refused", "[sample]") {
   test::AffineMap m;
-  const ex::SolutionContext ctx = affine_mesh("quad", m);
+  const ex::SolutionContext ctx = test::single_type_mesh("quad", &m);
   const auto s = test::make_solution(ctx.mesh, 2, [](double, double, double) {
     return std::array<double, 5>{1, 0, 0, 0, 1};
   });
