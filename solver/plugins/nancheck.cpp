@@ -9,6 +9,7 @@
 
 #include "operators/error.hpp"
 #include "solver/plugins/plugins_internal.hpp"
+#include "solver/run/distributed.hpp"
 
 namespace frmini::solver {
 
@@ -38,8 +39,10 @@ void require_finite(RunContext& ctx, const std::vector<std::vector<double>>& sol
       o.precision(6);
       const auto& st = ctx.intg.state();
       o << who << ": the solution diverged at step " << st.nsteps << ", t = " << st.t << ": "
-        << variable_name(k, nv, nd) << " = " << u[q] << " in " << l.etype << " element " << e
-        << ", solution point " << i << " at (";
+        << variable_name(k, nv, nd) << " = " << u[q] << " in " << l.etype << " element "
+        << (ctx.dist ? ctx.dist->whole_element(g, e) : e);
+      if (ctx.dist) o << " (" << ctx.dist->where() << ")";
+      o << ", solution point " << i << " at (";
       for (int c = 0; c < nd; ++c)
         o << (c ? ", " : "") << geo.ploc_upts[(std::size_t(i) * nd + c) * l.neles + e];
       o << "); the time step (dt = " << st.dt << ") may be too large; last good file: "
@@ -47,6 +50,24 @@ void require_finite(RunContext& ctx, const std::vector<std::vector<double>>& sol
       throw DivergedError(o.str());
     }
   }
+}
+
+void stop_diverged_run(RunContext& ctx, const std::string& who) {
+  const auto soln = ctx.sys.download_solution(ctx.intg.current());
+  bool mine = false;
+  for (const auto& u : soln)
+    for (double x : u) mine = mine || !std::isfinite(x);
+  // The lowest rank holding a bad value says where (a blow-up reaches the neighbouring parts
+  // within a few stages, and one message is easier to read than several interleaved ones).
+  auto& comm = ctx.dist->comm();
+  double score = mine ? double(comm.size() - comm.rank()) : 0.0;
+  comm.max(&score, 1);
+  const int speaker = score > 0 ? comm.size() - int(score) : 0;
+  if (comm.rank() == speaker) {
+    require_finite(ctx, soln, who);
+    throw DivergedError(who + ": a non-finite value in the solution registers");
+  }
+  throw DivergedError(who + ": the solution diverged on another rank");
 }
 
 namespace {
@@ -65,10 +86,9 @@ class NanCheck : public Plugin {
   void check(RunContext& ctx) {
     const int reg = ctx.intg.current();
     if (ctx.sys.finite(reg)) return;  // over every rank
+    if (ctx.dist) stop_diverged_run(ctx, "nancheck");
     require_finite(ctx, ctx.sys.download_solution(reg), "nancheck");
-    // Several ranks: this one holds finite values; the one that does not says where.
-    throw DivergedError(ctx.dist ? "nancheck: the solution diverged on another rank"
-                                 : "nancheck: a non-finite value in the solution registers");
+    throw DivergedError("nancheck: a non-finite value in the solution registers");
   }
   int64_t nsteps_;
 };

@@ -24,5 +24,10 @@ std::unique_ptr<Plugin> make_sampler(const Case& k);
 // of the first non-finite value of `soln` (download_solution's layout); `who` opens the message.
 void require_finite(RunContext& ctx, const std::vector<std::vector<double>>& soln,
                     const std::string& who);
+// Over several ranks, once the solution is known not to be finite somewhere (Comm-wide): every
+// rank throws DivergedError; the lowest rank holding a non-finite value names it (with its
+// rank and the element's number in the whole mesh), the others' messages say "on another
+// rank" and are not printed. Collective.
+[[noreturn]] void stop_diverged_run(RunContext& ctx, const std::string& who);
 
 }  // namespace frmini::solver

@@ -71,12 +71,9 @@ SolutionFile whole_solution(RunContext& ctx, std::vector<std::vector<double>> lo
 
 std::string write_current_solution(RunContext& ctx, const std::filesystem::path& path) {
   // Never a non-finite solution under a solution file's name: the previous file stays the
-  // last good one. Over several ranks every rank stops: the one holding the bad value says
-  // where it is.
-  if (ctx.dist && !ctx.sys.finite(ctx.intg.current())) {
-    require_finite(ctx, ctx.sys.download_solution(ctx.intg.current()), "writer (" + path.string() + ")");
-    throw DivergedError("writer (" + path.string() + "): the solution diverged on another rank");
-  }
+  // last good one. Over several ranks every rank stops and one of them says where.
+  if (ctx.dist && !ctx.sys.finite(ctx.intg.current()))
+    stop_diverged_run(ctx, "writer (" + path.string() + ")");
   const SolutionFile f = current_solution(ctx);
   if (!ctx.root()) {
     // Rank 0 writes; the others keep the same count and name for their plugins' flushes.

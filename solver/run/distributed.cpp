@@ -85,4 +85,8 @@ std::vector<std::vector<double>> Distribution::scatter(const std::vector<std::ve
   return out;
 }
 
+std::string Distribution::where() const {
+  return "rank " + std::to_string(comm_.rank()) + " of " + std::to_string(comm_.size());
+}
+
 }  // namespace frmini::solver

@@ -26,6 +26,10 @@ class Distribution {
   const meshes::MeshPart& part() const { return part_; }
   comm::Comm& comm() const { return comm_; }
   int rank() const { return comm_.rank(); }
+  // Element `e` of part group `g` by its number in the whole mesh's group, and "rank r of n":
+  // what a message about one element names, so the user finds it whatever the rank count.
+  int64_t whole_element(std::size_t g, int64_t e) const { return part_.gelem[g][std::size_t(e)]; }
+  std::string where() const;
 
   // `local`: this part's solution, per part group [neles][nvars][nupts]. Returns the whole
   // mesh's on rank 0 (per whole group), nothing elsewhere. Collective.

@@ -40,7 +40,8 @@ void check_restart(const Case& k, const System& sys, const SolutionFile& f, Inte
 // The starting state must be a physical one: finite, with rho > 0 and p > 0 at every solution
 // point (a negative density or pressure makes the sound speed imaginary and the run produces
 // NaNs a few steps later, far from the cause). `source` names the input at fault.
-void check_physical(const Case& k, System& sys, int reg, const std::string& source) {
+void check_physical(const Case& k, System& sys, int reg, const std::string& source,
+                    const Distribution* dist) {
   const auto soln = sys.download_solution(reg);
   const int nv = sys.nvars(), nd = sys.ndims();
   const double gamma = k.sys.phys.gamma;
@@ -64,7 +65,9 @@ void check_physical(const Case& k, System& sys, int reg, const std::string& sour
         const auto& geo = sys.geometry()[g];
         for (int c = 0; c < nd; ++c)
           o << (c ? ", " : "") << geo.ploc_upts[(std::size_t(i) * nd + c) * l.neles + e];
-        o << "), " << l.etype << " element " << e << ", solution point " << i;
+        o << "), " << l.etype << " element " << (dist ? dist->whole_element(g, e) : e);
+        if (dist) o << " (" << dist->where() << ")";
+        o << ", solution point " << i;
         throw UserError(o.str());
       }
   }
@@ -77,6 +80,21 @@ std::filesystem::path checkpoint_path(const Case& k, int64_t nsteps) {
   if (k.cfg.has_section("plugins.writer")) dir = k.cfg.str("plugins.writer", "basedir");
   const std::string stem = std::filesystem::path(k.cfg.filename()).stem().string();
   return dir / (stem + "-checkpoint-" + std::to_string(nsteps) + ".h5");
+}
+
+// The signal this rank must stop for, if any. Over several ranks every rank stops after the
+// same step (the checkpoint is written by all of them), and `to_whom` names the lowest rank
+// the signal reached. Collective.
+int pending_signal(StopSignals& signals, const Distribution* dist, std::string& to_whom) {
+  int sig = signals.pending();
+  if (!dist) return sig;
+  auto& comm = dist->comm();
+  double s[2] = {double(sig), sig ? double(comm.size() - comm.rank()) : 0.0};
+  comm.max(s, 2);
+  sig = int(s[0]);
+  if (sig) to_whom = " (to rank " + std::to_string(comm.size() - int(s[1])) +
+                     " of " + std::to_string(comm.size()) + ")";
+  return sig;
 }
 
 bool g_in_loop = false;
@@ -112,7 +130,7 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
     const std::string source = o.restart ? o.restart_path + ": the solution" : k.cfg.filename() + ": [ics]";
     std::string bad;
     try {
-      check_physical(k, sys, intg->current(), source);
+      check_physical(k, sys, intg->current(), source, dist.get());
     } catch (const UserError& e) {
       if (!dist) throw;
       bad = e.what();
@@ -156,20 +174,15 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
       // finds every row up to its step).
       if (ctx.outputs != outputs)
         for (auto& p : plugins) p->flush(ctx);
-      int sig = signals.pending();
-      if (dist) {
-        // Every rank stops after the same step (the checkpoint is written by all of them).
-        double s = sig;
-        comm.max(&s, 1);
-        sig = int(s);
-      }
+      std::string to_whom;
+      const int sig = pending_signal(signals, dist.get(), to_whom);
       if (sig) {
         // The step is complete: its state is a checkpoint `frmini restart` continues bit for
         // bit (the writer's own files are the same kind).
         const auto& s = intg->state();
         const std::string file = write_current_solution(ctx, checkpoint_path(k, s.nsteps));
-        const std::string why = std::string("stopped by ") + signal_name(sig) + " after step " +
-                                std::to_string(s.nsteps) + "; checkpoint " + file;
+        const std::string why = std::string("stopped by ") + signal_name(sig) + to_whom +
+                                " after step " + std::to_string(s.nsteps) + "; checkpoint " + file;
         for (auto& p : plugins) p->flush(ctx);
         for (auto& p : plugins) p->failed(ctx, why);
         throw Interrupted(sig, file,
