@@ -5,6 +5,7 @@
 
 #include "operators/error.hpp"
 #include "solver/export/export.hpp"
+#include "solver/physics/host.hpp"
 
 namespace frmini::solver::exporter {
 
@@ -31,12 +32,8 @@ PointState point_state(const double* q, const double* grad, int ndims, bool prim
   const int nv = ndims + 2;
   PointState s;
   s.rho = q[0];
-  double vv = 0;
-  for (int i = 0; i < ndims; ++i) {
-    s.vel[i] = primitive ? q[i + 1] : q[i + 1] / q[0];
-    vv += s.vel[i] * s.vel[i];
-  }
-  s.p = primitive ? q[nv - 1] : (gamma - 1) * (q[nv - 1] - 0.5 * q[0] * vv);
+  for (int i = 0; i < ndims; ++i) s.vel[i] = primitive ? q[i + 1] : q[i + 1] / q[0];
+  s.p = primitive ? q[nv - 1] : physics::pressure(ndims, gamma, q);
   for (int i = 0; i < ndims; ++i)
     for (int j = 0; j < ndims; ++j) {
       const double* g = grad + j * nv;  // d/dx_j of every variable
@@ -68,22 +65,18 @@ DerivedFields derived_fields(const PointState& s, double gamma, double R) {
 
 double viscosity(const PointState& s, double mu, double gamma, bool sutherland, double cptref,
                  double cpts) {
-  if (!sutherland) return mu;
-  // cp T = gamma/(gamma-1) p/rho, the solver's gamma (E/rho - |v|^2/2).
-  const double cpt = gamma / (gamma - 1) * s.p / s.rho;
-  return mu * (cptref + cpts) / (cpt + cpts) * std::pow(cpt / cptref, 1.5);
+  return physics::ViscosityLaw{mu, sutherland, cptref, cpts}(
+      physics::cp_temperature(gamma, s.rho, s.p));
 }
 
 std::array<double, 3> skin_friction(const PointState& s, const std::array<double, 3>& n,
                                     double mu, double qinf) {
-  const auto& a = s.dvel;
-  const double divv = a[0][0] + a[1][1] + a[2][2];
+  double a[3][3];
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) a[i][j] = s.dvel[i][j];
   std::array<double, 3> t{};
   for (int i = 0; i < 3; ++i)
-    for (int j = 0; j < 3; ++j) {
-      const double tau = mu * (a[i][j] + a[j][i]) - (i == j ? 2.0 / 3.0 * mu * divv : 0.0);
-      t[i] -= tau * n[j];
-    }
+    for (int j = 0; j < 3; ++j) t[i] -= physics::viscous_stress(mu, a, i, j) * n[j];
   const double tn = t[0] * n[0] + t[1] * n[1] + t[2] * n[2];
   for (int i = 0; i < 3; ++i) t[i] = (t[i] - tn * n[i]) / qinf;
   return t;

@@ -8,7 +8,7 @@
 
 #include "operators/error.hpp"
 #include "solver/export/group_solution.hpp"
-#include "solver/physics/primitive.hpp"
+#include "solver/physics/host.hpp"
 #include "solver/system/locate.hpp"
 
 namespace frmini::solver::exporter {

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "operators/error.hpp"
-#include "solver/physics/primitive.hpp"
+#include "solver/physics/host.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/system/gradients.hpp"
 

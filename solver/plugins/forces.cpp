@@ -15,6 +15,7 @@
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/system/element_gather.hpp"
 #include "solver/system/gradients.hpp"
+#include "solver/physics/host.hpp"
 
 namespace frmini::solver {
 
@@ -62,9 +63,9 @@ SurfaceForce surface_force(const System& sys, const ElementValues& soln, const s
       const double m = ops.m0(std::size_t(fp.fpt), std::size_t(i));
       for (int v = 0; v < nv; ++v) u[v] += m * s[std::size_t(v) * nu + i];
     }
-    double vv = 0, vel[3] = {0, 0, 0};
-    for (int d = 0; d < nd; ++d) vel[d] = u[d + 1] / u[0], vv += vel[d] * vel[d];
-    const double p = (ph.gamma - 1) * (u[nv - 1] - 0.5 * u[0] * vv);
+    double vel[3] = {0, 0, 0};
+    for (int d = 0; d < nd; ++d) vel[d] = u[d + 1] / u[0];
+    const double p = physics::pressure(nd, ph.gamma, u.data());
     const double wa = ops.fpts_wts[std::size_t(fp.fpt)] * b->magn[q];  // w |pnorm|
     const double* n = &b->nrm[q * std::size_t(nd)];
     for (int d = 0; d < nd; ++d) f.pressure[d] += wa * p * n[d];
@@ -85,23 +86,15 @@ SurfaceForce surface_force(const System& sys, const ElementValues& soln, const s
         for (int v = 0; v < nv; ++v)
           gu[std::size_t(j) * nv + v] += m * it->second[(std::size_t(j) * nv + v) * nu + i];
     }
-    double dv[3][3] = {}, divv = 0;
-    for (int j = 0; j < nd; ++j) {
+    double dv[3][3] = {};
+    for (int j = 0; j < nd; ++j)
       for (int i = 0; i < nd; ++i)
         dv[j][i] = (gu[std::size_t(j) * nv + i + 1] - vel[i] * gu[std::size_t(j) * nv]) / u[0];
-      divv += dv[j][j];
-    }
-    double mu = ph.mu;
-    if (ph.sutherland) {
-      const double cpt = ph.gamma * (u[nv - 1] / u[0] - 0.5 * vv);
-      mu = ph.mu * (ph.cptref + ph.cpts) / (cpt + ph.cpts) * std::pow(cpt / ph.cptref, 1.5);
-    }
-    // tau_ij = mu (dv_i/dx_j + dv_j/dx_i - 2/3 delta_ij div v); F_v,i = -sum_j tau_ij n_j.
+    const double mu = physics::ViscosityLaw{ph.mu, ph.sutherland, ph.cptref, ph.cpts}(
+        physics::cp_temperature(ph.gamma, u[0], p));
+    // F_v,i = -sum_j tau_ij n_j (tau is symmetric: dv's transposed layout gives the same).
     for (int i = 0; i < nd; ++i)
-      for (int j = 0; j < nd; ++j) {
-        const double tau = mu * (dv[j][i] + dv[i][j]) - (i == j ? 2.0 / 3.0 * mu * divv : 0.0);
-        f.viscous[i] -= wa * tau * n[j];
-      }
+      for (int j = 0; j < nd; ++j) f.viscous[i] -= wa * physics::viscous_stress(mu, dv, i, j) * n[j];
   }
   return f;
 }

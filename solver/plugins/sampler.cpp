@@ -17,7 +17,7 @@
 
 #include "operators/error.hpp"
 #include "operators/nodal.hpp"
-#include "solver/physics/primitive.hpp"
+#include "solver/physics/host.hpp"
 #include "solver/plugins/sampled_history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/system/element_gather.hpp"

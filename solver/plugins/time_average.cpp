@@ -1,4 +1,5 @@
 #include "solver/plugins/time_average.hpp"
+#include "solver/physics/host.hpp"
 
 namespace frmini::solver {
 
@@ -11,12 +12,9 @@ void conserved_to_primitive(GroupFields& s, int ndims, const std::vector<std::si
       for (std::size_t i = 0; i < nu; ++i) {
         auto at = [&](std::size_t v) -> double& { return s[g][(e * nv + v) * nu + i]; };
         const double rho = at(0);
-        double ke = 0;
-        for (std::size_t d = 1; d <= std::size_t(ndims); ++d) {
-          at(d) /= rho;
-          ke += 0.5 * rho * at(d) * at(d);
-        }
-        at(nv - 1) = (gamma - 1) * (at(nv - 1) - ke);
+        const double p = physics::pressure(ndims, gamma, [&](int v) { return at(std::size_t(v)); });
+        for (std::size_t d = 1; d <= std::size_t(ndims); ++d) at(d) /= rho;
+        at(nv - 1) = p;
       }
   }
 }

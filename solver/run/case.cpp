@@ -12,6 +12,7 @@
 #include "operators/error.hpp"
 #include "solver/config/expression.hpp"
 #include "solver/physics/physics.hpp"
+#include "solver/physics/host.hpp"
 
 namespace frmini::solver {
 
@@ -222,14 +223,10 @@ std::vector<std::vector<double>> Case::initial_solution(const System& s) const {
         const char* names[3] = {"x", "y", "z"};
         for (int c = 0; c < nd; ++c) x[names[c]] = geo.ploc_upts[(std::size_t(i) * nd + c) * l.neles + el];
         double rho = e[0].eval(x), p = e[4].eval(x), vel[3] = {e[1].eval(x), e[2].eval(x), e[3].eval(x)};
-        double vv = 0;
         auto at = [&](int v) -> double& { return u[(std::size_t(el) * nv + v) * l.nupts + i]; };
         at(0) = rho;
-        for (int c = 0; c < nd; ++c) {
-          at(c + 1) = rho * vel[c];
-          vv += vel[c] * vel[c];
-        }
-        at(nv - 1) = p / (gamma - 1) + 0.5 * rho * vv;
+        for (int c = 0; c < nd; ++c) at(c + 1) = rho * vel[c];
+        at(nv - 1) = physics::total_energy(nd, gamma, rho, vel, p);
       }
     out.push_back(std::move(u));
   }

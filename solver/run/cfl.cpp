@@ -1,4 +1,5 @@
 #include "solver/run/cfl.hpp"
+#include "solver/physics/host.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -16,12 +17,9 @@ double cfl_number(const System& sys, const std::vector<std::vector<double>>& sol
     for (std::size_t e = 0; e < ne; ++e)
       for (int i = 0; i < l.nupts; ++i) {
         auto u = [&](int v) { return soln[g][(e * nv + v) * l.nupts + i]; };
-        double rho = u(0), vel[3] = {0, 0, 0}, vv = 0;
-        for (int c = 0; c < nd; ++c) {
-          vel[c] = u(c + 1) / rho;
-          vv += vel[c] * vel[c];
-        }
-        double p = (gamma - 1) * (u(nv - 1) - 0.5 * rho * vv);
+        double rho = u(0), vel[3] = {0, 0, 0};
+        for (int c = 0; c < nd; ++c) vel[c] = u(c + 1) / rho;
+        double p = physics::pressure(nd, gamma, u);
         double c = std::sqrt(std::max(gamma * p / rho, 0.0));
         double rj = geo.rcpdjac_upts[std::size_t(i) * ne + e], lam = 0;
         for (int a = 0; a < nd; ++a) {

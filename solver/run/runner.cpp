@@ -12,6 +12,7 @@
 #include "solver/run/cfl.hpp"
 #include "solver/run/distributed.hpp"
 #include "solver/run/signals.hpp"
+#include "solver/physics/host.hpp"
 
 namespace frmini::solver {
 
@@ -51,10 +52,7 @@ void check_physical(const Case& k, System& sys, int reg, const std::string& sour
     for (int64_t e = 0; e < l.neles; ++e)
       for (int i = 0; i < l.nupts; ++i) {
         auto at = [&](int v) { return u[(std::size_t(e) * nv + v) * l.nupts + i]; };
-        const double rho = at(0), E = at(nv - 1);
-        double ke = 0;
-        for (int c = 0; c < nd; ++c) ke += 0.5 * at(1 + c) * at(1 + c) / rho;
-        const double p = (gamma - 1) * (E - ke);
+        const double rho = at(0), p = physics::pressure(nd, gamma, at);
         bool ok = std::isfinite(rho) && std::isfinite(p) && rho > 0 && p > 0;
         for (int v = 0; v < nv; ++v) ok = ok && std::isfinite(at(v));
         if (ok) continue;

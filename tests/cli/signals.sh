@@ -16,6 +16,13 @@ export FRMINI_CACHE_DIR="$work/cache"  # one tuning cache: every run picks the s
 fails=0
 fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
 readable() { h5dump -H "$1" >/dev/null 2>&1; }
+# Waits until the run has written its initial solution (its signal handlers come next), then
+# half a second more: a loaded machine (CI runs tests two at a time) may take seconds to get
+# there, and a signal before the handlers ends the run without its checkpoint.
+started() {
+  for _ in $(seq 1 600); do [ -e out/s-0.0000.h5 ] && break; sleep 0.05; done
+  sleep 0.5
+}
 
 # A long run, outputs named by time (the same names whichever run writes them).
 sed -e 's/^tend = .*/tend = 1000.0/' -e 's/^basename = .*/basename = "s-{t}"/' \
@@ -26,7 +33,7 @@ rm -rf out
 echo "1. SIGTERM to a running run"
 "$frmini" run case.toml --quiet >out.txt 2>err.txt &
 pid=$!
-sleep 1.5
+started
 kill -TERM $pid
 wait $pid
 st=$?
@@ -51,7 +58,7 @@ echo "2. SIGINT twice"
 rm -rf out
 "$frmini" run case.toml --quiet >out.txt 2>err.txt &
 pid=$!
-sleep 1.5
+started
 kill -INT $pid; kill -INT $pid
 wait $pid
 st=$?
