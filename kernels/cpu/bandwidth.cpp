@@ -7,8 +7,8 @@
 #include <algorithm>
 #include <chrono>
 
-#include "kernels/cpu/cpu_backend.hpp"
-#include "kernels/cpu/machine.hpp"
+#include "kernels/cpu/backend.hpp"
+#include "kernels/cpu/device.hpp"
 
 namespace frmini::kernels::cpu {
 

@@ -14,7 +14,7 @@
 #include <stdexcept>
 
 #include "kernels/cache.hpp"
-#include "kernels/cpu/machine.hpp"
+#include "kernels/cpu/device.hpp"
 #include "kernels/matmul/analysis.hpp"
 
 namespace frmini::kernels::cpu {

@@ -1,6 +1,6 @@
 // Run-time compilation for the cpu backend: C source -> shared object -> dlopen, cached on disk.
 // The compiler is $FRMINI_CC (default "cc"); flags are -O3, the ISA target's -march
-// (machine.hpp: -march=native unless $FRMINI_CPU_ISA says otherwise), -fopenmp -shared -fPIC
+// (device.hpp: -march=native unless $FRMINI_CPU_ISA says otherwise), -fopenmp -shared -fPIC
 // -Wall -Wextra, then $FRMINI_CFLAGS (e.g. -Werror in tests), then the caller's (a later
 // -march overrides, for compile-only tests of other ISAs). The cache key hashes source, flags,
 // the compiler's `--version`, and the CPU model and ISA flags (-march=native code is only

@@ -1,13 +1,13 @@
 // The 'blas' provider: OpenBLAS cblas_[sd]gemm, row-major, the vendor baseline of the paper.
 // It accepts every problem (any beta, any leading dimensions).
-#include "kernels/cpu/providers.hpp"
+#include "kernels/cpu/matmul_providers.hpp"
 
 #if FRMINI_CPU_HAVE_OPENBLAS
 #include <cblas.h>
 
 #include <vector>
 
-#include "kernels/cpu/cpu_kernel.hpp"
+#include "kernels/cpu/matmul_kernel.hpp"
 
 namespace frmini::kernels::cpu {
 

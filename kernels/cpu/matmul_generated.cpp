@@ -1,4 +1,4 @@
-// The cpu 'generated' provider: bespoke C kernels (codegen_c.hpp) compiled at run time by the
+// The cpu 'generated' provider: bespoke C kernels (matmul_source.hpp) compiled at run time by the
 // backend and loaded with dlopen. All strategies of one problem live in one shared object,
 // so one compilation serves the tuner's whole candidate list (and every n: n is a run-time
 // argument; A, alpha, beta, precision and the leading dimensions are baked in).
@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <sstream>
 
-#include "kernels/cpu/codegen_c.hpp"
-#include "kernels/cpu/cpu_kernel.hpp"
-#include "kernels/cpu/machine.hpp"
-#include "kernels/cpu/providers.hpp"
+#include "kernels/cpu/matmul_source.hpp"
+#include "kernels/cpu/matmul_kernel.hpp"
+#include "kernels/cpu/device.hpp"
+#include "kernels/cpu/matmul_providers.hpp"
 
 namespace frmini::kernels::cpu {
 

@@ -2,8 +2,8 @@
 // oracle every other provider is tested against. Never chosen by auto.
 #include <vector>
 
-#include "kernels/cpu/cpu_kernel.hpp"
-#include "kernels/cpu/providers.hpp"
+#include "kernels/cpu/matmul_kernel.hpp"
+#include "kernels/cpu/matmul_providers.hpp"
 
 namespace frmini::kernels::cpu {
 

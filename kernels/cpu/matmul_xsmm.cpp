@@ -17,7 +17,7 @@
 // copied through a 16-column scratch panel. No call reaches outside [c0, c1).
 // Candidates: block widths near 64, 128 and 32 columns, each also with non-temporal C stores
 // when beta = 0 (PyFR's choice for large C); the tuner times them all so the peer is at its best.
-#include "kernels/cpu/providers.hpp"
+#include "kernels/cpu/matmul_providers.hpp"
 
 #if FRMINI_CPU_HAVE_XSMM
 #include <libxsmm.h>
@@ -27,8 +27,8 @@
 #include <mutex>
 #include <vector>
 
-#include "kernels/cpu/cpu_kernel.hpp"
-#include "kernels/cpu/machine.hpp"
+#include "kernels/cpu/matmul_kernel.hpp"
+#include "kernels/cpu/device.hpp"
 #include "kernels/matmul/analysis.hpp"
 
 namespace frmini::kernels::cpu {
@@ -180,7 +180,7 @@ class XsmmProvider : public matmul::Provider {
     static std::once_flag init;
     std::call_once(init, [] {
       libxsmm_init();
-      // The ISA frmini targets (machine.hpp) is libxsmm's too, so FRMINI_CPU_ISA=avx2 tests
+      // The ISA frmini targets (device.hpp) is libxsmm's too, so FRMINI_CPU_ISA=avx2 tests
       // the path an AVX2-only machine takes; "native" leaves it to libxsmm (and LIBXSMM_TARGET).
       if (!isa_target().xsmm_arch.empty())
         libxsmm_set_target_arch(isa_target().xsmm_arch.c_str());

@@ -6,7 +6,7 @@
 
 #include <memory>
 
-#include "kernels/cpu/cpu_backend.hpp"
+#include "kernels/cpu/backend.hpp"
 #include "kernels/pointwise/kernel.hpp"
 
 namespace frmini::kernels::cpu {

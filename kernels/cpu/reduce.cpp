@@ -7,7 +7,7 @@
 #include <cmath>
 #include <vector>
 
-#include "kernels/cpu/cpu_backend.hpp"
+#include "kernels/cpu/backend.hpp"
 
 namespace frmini::kernels::cpu {
 

@@ -1,12 +1,12 @@
-// The opencl backend's memory, queue and timing. Compilation lives in program.cpp, the
+// The opencl backend's memory, queue and timing. Compilation lives in compiler.cpp, the
 // bandwidth probe in bandwidth.cpp, the matmul providers in their own files.
-#include "kernels/opencl/opencl_backend.hpp"
+#include "kernels/opencl/backend.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "kernels/backends.hpp"
-#include "kernels/opencl/providers.hpp"
+#include "kernels/opencl/matmul_providers.hpp"
 
 namespace frmini::kernels::opencl {
 

@@ -7,7 +7,7 @@
 
 #include "kernels/cache.hpp"
 #include "kernels/matmul/analysis.hpp"
-#include "kernels/opencl/opencl_backend.hpp"
+#include "kernels/opencl/backend.hpp"
 
 namespace frmini::kernels::opencl {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "kernels/backend.hpp"
-#include "kernels/opencl/cl.hpp"
+#include "kernels/opencl/driver.hpp"
 
 namespace frmini::kernels::opencl {
 

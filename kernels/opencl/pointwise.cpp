@@ -4,7 +4,7 @@
 #include <algorithm>
 #include <stdexcept>
 
-#include "kernels/opencl/opencl_backend.hpp"
+#include "kernels/opencl/backend.hpp"
 #include "kernels/pointwise/bind.hpp"
 #include "kernels/pointwise/render.hpp"
 

@@ -1,6 +1,6 @@
 // Device reductions on OpenCL: the shared kernel of kernels/reduce.hpp, built once per
 // precision and kept with its partials buffer (Backend::reduce runs every adaptive step).
-#include "kernels/opencl/opencl_backend.hpp"
+#include "kernels/opencl/backend.hpp"
 #include "kernels/reduce.hpp"
 
 namespace frmini::kernels::opencl {

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "kernels/backend.hpp"
-#include "kernels/cpu/cpu_backend.hpp"
+#include "kernels/cpu/backend.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/support/temp_cache.hpp"
 

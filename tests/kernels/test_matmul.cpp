@@ -4,10 +4,10 @@
 #include <cstdlib>
 #include <thread>
 
-#include "kernels/cpu/codegen_c.hpp"
-#include "kernels/cpu/cpu_backend.hpp"
-#include "kernels/cpu/cpu_kernel.hpp"
-#include "kernels/cpu/machine.hpp"
+#include "kernels/cpu/matmul_source.hpp"
+#include "kernels/cpu/backend.hpp"
+#include "kernels/cpu/matmul_kernel.hpp"
+#include "kernels/cpu/device.hpp"
 #include "kernels/matmul/analysis.hpp"
 #include "kernels/matmul/auto_tune.hpp"
 #include "operators/error.hpp"

@@ -16,8 +16,8 @@
 #include <random>
 
 #include "kernels/backends.hpp"
-#include "kernels/cpu/cpu_backend.hpp"
-#include "kernels/cpu/machine.hpp"
+#include "kernels/cpu/backend.hpp"
+#include "kernels/cpu/device.hpp"
 #include "kernels/matmul/provider.hpp"
 #include "operators/error.hpp"
 #include "tests/frmini_catch.hpp"

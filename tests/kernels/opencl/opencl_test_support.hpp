@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "kernels/matmul/provider.hpp"
-#include "kernels/opencl/opencl_backend.hpp"
+#include "kernels/opencl/backend.hpp"
 
 namespace frmini::test::opencl {
 

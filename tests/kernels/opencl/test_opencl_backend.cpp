@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "kernels/cache.hpp"
-#include "kernels/opencl/opencl_backend.hpp"
+#include "kernels/opencl/backend.hpp"
 #include "operators/error.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/kernels/opencl/opencl_test_support.hpp"

@@ -13,7 +13,7 @@
 
 #include "kernels/matmul/provider.hpp"
 #include "kernels/opencl/matmul_strategies.hpp"
-#include "kernels/opencl/providers.hpp"
+#include "kernels/opencl/matmul_providers.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/kernels/opencl/opencl_test_support.hpp"
 

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "kernels/opencl/matmul_strategies.hpp"
-#include "kernels/opencl/providers.hpp"
+#include "kernels/opencl/matmul_providers.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/kernels/opencl/opencl_test_support.hpp"
 

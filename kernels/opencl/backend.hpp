@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "kernels/backend.hpp"
-#include "kernels/opencl/cl.hpp"
+#include "kernels/opencl/driver.hpp"
 #include "kernels/opencl/device.hpp"
 
 namespace frmini::kernels::opencl {

@@ -1,13 +1,13 @@
 // The opencl backend's `blas` matmul provider: CLBlast's xGEMM (row-major, no transposes,
 // with offsets and leading dimensions), A uploaded once in the data precision. Compiled only
-// when CMake found CLBlast; otherwise blas_absent.cpp stands in.
+// when CMake found CLBlast; otherwise matmul_blas_absent.cpp stands in.
 #include <clblast_c.h>
 
 #include <stdexcept>
 #include <vector>
 
-#include "kernels/opencl/opencl_backend.hpp"
-#include "kernels/opencl/providers.hpp"
+#include "kernels/opencl/backend.hpp"
+#include "kernels/opencl/matmul_providers.hpp"
 
 namespace frmini::kernels::opencl {
 namespace {

@@ -1,4 +1,4 @@
-#include "kernels/cpu/codegen_c.hpp"
+#include "kernels/cpu/matmul_source.hpp"
 
 #include <algorithm>
 #include <cmath>

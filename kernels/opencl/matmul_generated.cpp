@@ -8,8 +8,8 @@
 #include "kernels/matmul/analysis.hpp"
 #include "kernels/opencl/matmul_source.hpp"
 #include "kernels/opencl/matmul_strategies.hpp"
-#include "kernels/opencl/opencl_backend.hpp"
-#include "kernels/opencl/providers.hpp"
+#include "kernels/opencl/backend.hpp"
+#include "kernels/opencl/matmul_providers.hpp"
 
 namespace frmini::kernels::opencl {
 namespace {

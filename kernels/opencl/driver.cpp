@@ -1,4 +1,4 @@
-#include "kernels/opencl/cl.hpp"
+#include "kernels/opencl/driver.hpp"
 
 #include <stdexcept>
 

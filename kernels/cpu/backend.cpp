@@ -1,5 +1,5 @@
-#include "kernels/cpu/cpu_backend.hpp"
-#include "kernels/cpu/cpu_kernel.hpp"
+#include "kernels/cpu/backend.hpp"
+#include "kernels/cpu/matmul_kernel.hpp"
 
 #include <omp.h>
 #include <sys/mman.h>
@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -15,8 +16,8 @@
 
 #include "kernels/backends.hpp"
 #include "kernels/cache.hpp"
-#include "kernels/cpu/machine.hpp"
-#include "kernels/cpu/providers.hpp"
+#include "kernels/cpu/device.hpp"
+#include "kernels/cpu/matmul_providers.hpp"
 #include "kernels/matmul/analysis.hpp"
 
 namespace frmini::kernels::cpu {
@@ -42,6 +43,9 @@ CpuBuffer::~CpuBuffer() { std::free(data_); }
 CpuBackend::CpuBackend(const BackendOptions& opts) : opts_(opts), compiler_(opts.verbose) {
   isa_target();  // a bad $FRMINI_CPU_ISA is reported now, not at the first kernel
   if (opts_.threads > 0) omp_set_num_threads(opts_.threads);
+  if (opts_.verbose)
+    std::fprintf(stderr, "cpu: %d threads; at a barrier they %s\n", max_threads(),
+                 thread_wait().c_str());
 }
 
 int CpuBackend::threads() const { return max_threads(); }

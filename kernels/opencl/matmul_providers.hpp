@@ -1,5 +1,5 @@
 // The matmul providers of the opencl backend, each defined in its own file. The blas one is
-// CLBlast's; a build without CLBlast links blas_absent.cpp instead (CMake selects), whose
+// CLBlast's; a build without CLBlast links matmul_blas_absent.cpp instead (CMake selects), whose
 // factory returns nullptr so the provider is simply not offered.
 #pragma once
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <utility>
 
-#include "kernels/cpu/cpu_backend.hpp"
+#include "kernels/cpu/backend.hpp"
 #include "kernels/matmul/provider.hpp"
 
 namespace frmini::kernels::cpu {

@@ -1,4 +1,4 @@
-#include "kernels/cpu/machine.hpp"
+#include "kernels/cpu/device.hpp"
 
 #include <omp.h>
 #include <unistd.h>

@@ -1,9 +1,9 @@
-// The opencl backend's `reference` matmul provider: the naive kernel of reference_source.cpp
+// The opencl backend's `reference` matmul provider: the naive kernel of matmul_reference_source.cpp
 // with A uploaded to a device buffer. Never fast, always right; the tests and the benchmark
 // check every other provider against it.
 #include "kernels/opencl/matmul_source.hpp"
-#include "kernels/opencl/opencl_backend.hpp"
-#include "kernels/opencl/providers.hpp"
+#include "kernels/opencl/backend.hpp"
+#include "kernels/opencl/matmul_providers.hpp"
 
 namespace frmini::kernels::opencl {
 namespace {

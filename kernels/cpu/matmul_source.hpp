@@ -25,7 +25,7 @@
 // use matched it (a prefetch that finds the miss buffers full is dropped; its repeats are not).
 // They also hold the distinct coefficient magnitudes in registers where they fit, so that a
 // multiply-add loads only its B operand, and encode each prefetch's displacement in the
-// instruction (codegen_c.cpp, PFB/PFC) so that no register holds an address.
+// instruction (matmul_source.cpp, PFB/PFC) so that no register holds an address.
 // 'nt' variants store C with non-temporal (streaming) stores when beta = 0: C bypasses the
 // caches and is not read for ownership, saving a third of the traffic of a large product.
 #pragma once
