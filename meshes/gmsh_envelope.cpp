@@ -54,6 +54,40 @@ void check_sections(const std::string& path, std::istream& in) {
   }
 }
 
+// Gmsh's MSH 4.1 reader takes a physical name's dimension on trust: a name of dimension 4 or
+// -1 (found by tests/fuzz/fuzz_gmsh) made `frmini import` die of a segmentation fault in
+// GModel::setPhysicalName. $PhysicalNames is text in binary files too, so in every file each
+// such section must begin with its count, and each of that many lines with a dimension from 0
+// to 3 and a tag.
+void check_physical_names(const std::string& path, std::istream& in) {
+  in.clear();
+  in.seekg(0);
+  const std::string f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  auto bad = [&](const std::string& what) {
+    return UserError(path + ": malformed Gmsh file: $PhysicalNames " + what);
+  };
+  const std::string marker = "\n$PhysicalNames";
+  for (std::size_t at = f.find(marker); at != std::string::npos; at = f.find(marker, at + 1)) {
+    const std::size_t after = at + marker.size();
+    if (after < f.size() && f[after] != '\n' && f[after] != '\r') continue;  // another section
+    std::istringstream sec(f.substr(after));
+    std::string line;
+    std::getline(sec, line);  // the rest of the marker's line
+    long long count = -1;
+    if (!std::getline(sec, line) || !(std::istringstream(line) >> count) || count < 0)
+      throw bad("does not begin with its count");
+    for (long long k = 0; k < count; ++k) {
+      long long dim = -1, tag = 0;
+      if (!std::getline(sec, line) || !(std::istringstream(line) >> dim >> tag))
+        throw bad("announces " + std::to_string(count) + " names but its line " +
+                  std::to_string(k + 1) + " is not a dimension, a tag and a name");
+      if (dim < 0 || dim > 3)
+        throw bad("names a physical group of dimension " + std::to_string(dim) +
+                  " (tag " + std::to_string(tag) + "); dimensions are 0 to 3");
+    }
+  }
+}
+
 // Nodes per element of each MSH element type (Gmsh's numbering, the types a mesh of lines,
 // triangles, quadrangles, tetrahedra, hexahedra, prisms and pyramids of order 1-4 uses, and
 // the order-5 line, triangle and quadrangle).
@@ -322,6 +356,136 @@ void check_msh4_blocks(const std::string& path, std::istream& in) {
   }
 }
 
+// Gmsh's binary MSH 4.1 reader takes every count on trust: a text file marked binary (found by
+// tests/fuzz/fuzz_gmsh) had it read "8 12 6 1" as entity counts and ask for 145 PB. So the
+// file is walked section by section as Gmsh reads it: $Entities, $Nodes, $Elements and
+// $Periodic (binary), $PhysicalNames (text, checked above); every count must fit in the bytes
+// left, entity dimensions are 0 to 3, element types known, and the blocks add up to the
+// headers' totals. Any other section is refused: frmini reads meshes, and a section it cannot
+// walk could hold anything. Files in the other byte order are refused too.
+class BinaryWalk {
+ public:
+  BinaryWalk(const std::string& path, const std::string& f, std::size_t at) : path_(path), f_(f), at_(at) {}
+  UserError bad(const std::string& what) const {
+    return UserError(path_ + ": malformed Gmsh file: " + what + " (binary MSH 4.1, byte " + std::to_string(at_) + ")");
+  }
+  template <class T> T get() {
+    if (f_.size() - at_ < sizeof(T)) throw bad("binary data runs past the end of the file");
+    T v;
+    std::memcpy(&v, f_.data() + at_, sizeof(T));
+    at_ += sizeof(T);
+    return v;
+  }
+  // A count of items of at least `bytes` each, which must fit in what is left of the file.
+  uint64_t count(std::size_t bytes, const std::string& what) {
+    const uint64_t n = get<uint64_t>();
+    if (n > (f_.size() - at_) / bytes) throw bad(what + " announces " + std::to_string(n) + ", more than the file holds");
+    return n;
+  }
+  void skip(uint64_t n, std::size_t bytes) {
+    if (n > (f_.size() - at_) / bytes) throw bad("binary data runs past the end of the file");
+    at_ += std::size_t(n) * bytes;
+  }
+  int dim() {
+    const int32_t d = get<int32_t>();
+    if (d < 0 || d > 3) throw bad("entity dimension " + std::to_string(d));
+    return d;
+  }
+  // The next line's text (after blank ones), and the position moved past it.
+  bool line(std::string& l) {
+    while (at_ < f_.size() && std::isspace(static_cast<unsigned char>(f_[at_]))) ++at_;
+    if (at_ == f_.size()) return false;
+    const std::size_t nl = std::min(f_.find('\n', at_), f_.size());
+    l = f_.substr(at_, nl - at_);
+    while (!l.empty() && std::isspace(static_cast<unsigned char>(l.back()))) l.pop_back();
+    at_ = std::min(nl + 1, f_.size());
+    return true;
+  }
+  void text_section(const std::string& name) {
+    const std::size_t e = f_.find("\n$End" + name, at_);
+    if (e == std::string::npos) throw bad("section $" + name + " is not closed");
+    at_ = e;
+  }
+  void entities() {
+    const uint64_t n[4] = {count(36, "$Entities"), count(64, "$Entities"), count(64, "$Entities"), count(64, "$Entities")};
+    for (int d = 0; d < 4; ++d)
+      for (uint64_t i = 0; i < n[d]; ++i) {
+        skip(1, d == 0 ? 28 : 52);  // the tag, then a point or a bounding box
+        skip(count(4, "an entity's physical tags"), 4);
+        if (d > 0) skip(count(4, "an entity's bounding entities"), 4);
+      }
+  }
+  void nodes() {
+    const uint64_t blocks = count(20, "$Nodes"), total = count(32, "$Nodes");
+    skip(2, 8);  // the smallest and largest tags
+    uint64_t sum = 0;
+    for (uint64_t b = 0; b < blocks; ++b) {
+      const int d = dim();
+      get<int32_t>();
+      const int32_t parametric = get<int32_t>();
+      const std::size_t per = 8 + 8 * std::size_t(3 + (parametric ? d : 0));
+      const uint64_t k = count(per, "a $Nodes block");
+      if (k > total - sum) throw bad("$Nodes blocks hold more than the " + std::to_string(total) + " nodes its header announces");
+      skip(k, per);
+      sum += k;
+    }
+    if (sum != total) throw bad("$Nodes announces " + std::to_string(total) + " nodes but its blocks hold " + std::to_string(sum));
+  }
+  void elements() {
+    const uint64_t blocks = count(20, "$Elements"), total = count(16, "$Elements");
+    skip(2, 8);
+    uint64_t sum = 0;
+    for (uint64_t b = 0; b < blocks; ++b) {
+      dim();
+      get<int32_t>();
+      const int32_t type = get<int32_t>();
+      const int nn = msh_type_nodes(type);
+      if (!nn) throw bad("element type " + std::to_string(type));
+      const std::size_t per = 8 * std::size_t(1 + nn);
+      const uint64_t k = count(per, "an $Elements block");
+      if (k > total - sum) throw bad("$Elements blocks hold more than the " + std::to_string(total) + " elements its header announces");
+      skip(k, per);
+      sum += k;
+    }
+    if (sum != total) throw bad("$Elements announces " + std::to_string(total) + " elements but its blocks hold " + std::to_string(sum));
+  }
+  void periodic() {
+    const uint64_t links = count(28, "$Periodic");
+    for (uint64_t i = 0; i < links; ++i) {
+      dim();
+      skip(2, 4);
+      skip(count(8, "a periodic link's transform"), 8);
+      skip(count(16, "a periodic link's nodes"), 16);
+    }
+  }
+
+ private:
+  const std::string& path_;
+  const std::string& f_;
+  std::size_t at_;
+};
+
+void check_msh4_binary(const std::string& path, std::istream& in) {
+  in.clear();
+  in.seekg(0);
+  const std::string f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t one = f.find('\n', f.find("$MeshFormat") + 12);
+  BinaryWalk w(path, f, one == std::string::npos ? f.size() : one + 1);
+  if (w.get<int32_t>() != 1) throw w.bad("the header's binary 1 is not 1 in this machine's byte order");
+  std::string l;
+  if (!w.line(l) || l != "$EndMeshFormat") throw w.bad("$MeshFormat does not end after its binary 1");
+  while (w.line(l)) {
+    const std::string name = l.substr(1);
+    if (name == "PhysicalNames") w.text_section(name);
+    else if (name == "Entities") w.entities();
+    else if (name == "Nodes") w.nodes();
+    else if (name == "Elements") w.elements();
+    else if (name == "Periodic") w.periodic();
+    else throw w.bad("section '" + l + "', which frmini does not read");
+    if (!w.line(l) || l != "$End" + name) throw w.bad("section $" + name + " does not end where its counts say");
+  }
+}
+
 }  // namespace
 
 // Gmsh guesses formats from extensions and parses anything else as a .geo script, and it
@@ -364,9 +528,11 @@ std::streamoff check_gmsh_envelope(const std::string& path) {
   if (last.rfind("$End", 0) != 0)
     throw UserError(path + ": truncated Gmsh file (the last line is not an $End... line)");
   if (filetype == 0) check_sections(path, in);
+  check_physical_names(path, in);
   if (filetype == 0 && ver == "2.2") check_msh2_elements(path, in);
   if (filetype == 1 && ver == "2.2") check_msh2_binary(path, in, dsize);
   if (filetype == 0 && ver == "4.1") check_msh4_blocks(path, in);
+  if (filetype == 1 && ver == "4.1") check_msh4_binary(path, in);
   return lead;
 }
 
