@@ -7,6 +7,8 @@
 #   3. SIGTERM to one rank: every rank stops after the same step, a checkpoint is written
 #      and `frmini restart` continues from it: 143
 #   4. kill -9 of one rank: mpirun ends the others: 137; the last solution file restarts
+#   5. kill -9 of mpirun itself: the ranks learn it from the kernel (their parent is gone),
+#      stop together after one step and write a checkpoint, which restarts
 # usage: mpi-faults.sh FRMINI MPIEXEC CASE   (CASE: the Euler vortex of mpi-run.sh)
 set -u
 frmini=$1 mpiexec=$2 case=$3
@@ -54,7 +56,7 @@ expect() {  # name status message-regex
 expect userr 2 "userr.toml: \[ics\] gives a non-physical state .* quad element [0-9]+ \(rank [0-2] of 3\)"
 expect blowup 3 "nancheck: the solution diverged at step 1, .* quad element [0-9]+ \(rank [0-2] of 3\)"
 
-# A long run, then a signal to its second rank once it has written a few files.
+# A long run, then a signal to its second rank (or to mpirun) once it has written a few files.
 signal_one_rank() {  # signal name
   local sig=$1 name=$2
   rm -rf out
@@ -62,13 +64,17 @@ signal_one_rank() {  # signal name
     > "$name.out" 2> "$name.err" &
   local job=$!
   for _ in $(seq 100); do [ -f out/v-1.0000.h5 ] && break; sleep 0.1; done
-  local rank1
-  rank1=$(ranks | sort -n | sed -n 2p)
-  [ -n "$rank1" ] || { bad "$name: no rank to signal"; return; }
+  local victim
+  victim=$(ranks | sort -n | sed -n 2p)
+  # The launcher (mpirun, mpiexec or orterun by name): the ranks' parent.
+  [ "$name" = mpirun ] && [ -n "$victim" ] && victim=$(ps -o ppid= -p "$victim" | tr -d ' ')
+  [ -n "$victim" ] || { bad "$name: nothing to signal"; return; }
   local t0=$SECONDS
-  kill -"$sig" "$rank1"
+  kill -"$sig" "$victim"
   wait $job
   local rc=$?
+  # Killing mpirun ends the job's command at once; the ranks stop on their own after that.
+  for _ in $(seq 100); do [ "$(left)" = 0 ] && break; sleep 0.1; done
   local took=$((SECONDS - t0))
   [ $took -le 10 ] || bad "$name: the job took $took s to end"
   [ "$(left)" = 0 ] || bad "$name: ranks left running"
@@ -94,6 +100,14 @@ last=$(ls -t out/v-*.h5 | head -1)
   { bad "sigkill: restart from the last file $last failed"; cat restart2.out; }
 ls out | grep -v '\.h5$\|\.csv$' | grep . && bad "sigkill: a temporary file was left in out/"
 echo "sigkill: restart from $last: ok"
+
+signal_one_rank KILL mpirun
+ckpt=$(ls out/long-checkpoint-*.h5 2>/dev/null | head -1)
+if [ -n "$ckpt" ]; then
+  "$frmini" restart "$work/long.toml" "$ckpt" --steps 3 --quiet > restart3.out 2>&1 ||
+    { bad "mpirun: restart from $ckpt failed"; cat restart3.out; }
+  echo "mpirun: the ranks wrote $ckpt, which restarts"
+else bad "mpirun killed: the ranks wrote no checkpoint"; fi
 
 [ $fail = 0 ] && echo "mpi faults: all ended cleanly"
 exit $fail
