@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <charconv>
+#include <memory>
 #include <sstream>
 
+#include <CLI/CLI.hpp>
+
 #include "operators/error.hpp"
+#include "solver/config/config.hpp"
 
 namespace frmini::cli {
 
@@ -55,14 +59,9 @@ long Args::get_int(const std::string& name, long min, long max) const {
 
 double Args::get_double(const std::string& name) const {
   const std::string& v = get(name);
-  try {
-    size_t pos = 0;
-    double x = std::stod(v, &pos);
-    if (pos != v.size()) throw std::invalid_argument(v);
-    return x;
-  } catch (const std::exception&) {
-    throw UserError(cmd_ + ": --" + name + ": '" + v + "' is not a number");
-  }
+  double x = 0;
+  if (!config::parse_real(v, x)) throw UserError(cmd_ + ": --" + name + ": '" + v + "' is not a number");
+  return x;
 }
 
 std::vector<std::string> Args::get_list(const std::string& name) const {
@@ -135,109 +134,71 @@ ArgParser& ArgParser::epilog(const std::string& text) {
   return *this;
 }
 
-std::string ArgParser::help() const {
-  std::ostringstream o;
-  o << "usage: frmini " << command_;
-  for (const auto& p : pos_) o << (p.required ? " " + p.name : " [" + p.name + "]");
-  if (!opts_.empty()) o << " [options]";
-  o << "\n\n" << summary_ << "\n";
-  if (!pos_.empty()) {
-    o << "\narguments:\n";
-    for (const auto& p : pos_) {
-      o << "  " << p.name;
-      for (size_t i = p.name.size(); i < 24; ++i) o << ' ';
-      o << p.help;
-      if (!p.required && !p.def.empty()) o << " (default: " << p.def << ")";
-      o << "\n";
-    }
+// The CLI11 application of this command, its options bound to `a`'s values (pre-set to their
+// defaults): one description serves parsing and --help.
+std::unique_ptr<CLI::App> ArgParser::make_app(Args& a) const {
+  auto app = std::make_unique<CLI::App>(summary_, "frmini " + command_);
+  app->set_help_flag("-h,--help", "show this help");
+  app->allow_extras();  // reported below in frmini's words, naming the first
+  app->footer(epilog_);
+  app->get_formatter()->column_width(26);
+  for (const auto& p : pos_) {
+    a.values_[p.name] = p.def;
+    auto* o = app->add_option(p.name, a.values_[p.name], p.help)->type_name("");
+    if (p.required) o->required();
+    else if (!p.def.empty()) o->default_str(p.def);
   }
-  o << "\noptions:\n";
   for (const auto& op : opts_) {
-    std::string lhs = "--" + op.name + (op.is_flag ? "" : " " + op.metavar);
-    o << "  " << lhs;
-    for (size_t i = lhs.size(); i < 24; ++i) o << ' ';
-    o << op.help;
-    if (!op.is_flag && !op.def.empty()) o << " (default: " << op.def << ")";
-    o << "\n";
+    a.values_[op.name] = op.def;
+    if (op.is_flag) {
+      app->add_flag("--" + op.name, op.help);
+      continue;
+    }
+    auto* o = app->add_option("--" + op.name, a.values_[op.name], op.help)->type_name(op.metavar);
+    if (!op.def.empty()) o->default_str(op.def);
   }
-  o << "  --help                  show this help\n";
-  if (!epilog_.empty()) o << "\n" << epilog_ << "\n";
-  return o.str();
+  return app;
+}
+
+std::string ArgParser::help() const {
+  Args a;
+  return make_app(a)->help();
 }
 
 Args ArgParser::parse_mixed(const std::vector<std::string>& argv,
                            std::vector<std::string>& positionals) const {
-  std::vector<std::string> opts;
-  for (std::size_t i = 0; i < argv.size(); ++i) {
-    const std::string& s = argv[i];
-    if (s.size() > 2 && s.rfind("--", 0) == 0) {
-      opts.push_back(s);
-      const bool valued = std::any_of(opts_.begin(), opts_.end(), [&](const Opt& o) {
-        return !o.is_flag && o.name == s.substr(2);
-      });
-      if (s.find('=') == std::string::npos && valued && i + 1 < argv.size()) opts.push_back(argv[++i]);
-    } else if (s == "-h") {
-      opts.push_back(s);
-    } else {
-      positionals.push_back(s);
-    }
-  }
-  return parse(opts);
+  return parse_impl(argv, &positionals);
 }
 
-Args ArgParser::parse(const std::vector<std::string>& argv) const {
+Args ArgParser::parse(const std::vector<std::string>& argv) const { return parse_impl(argv, nullptr); }
+
+Args ArgParser::parse_impl(const std::vector<std::string>& argv,
+                           std::vector<std::string>* positionals) const {
   Args a;
   a.cmd_ = command_;
-  for (const auto& op : opts_) {
-    a.values_[op.name] = op.def;
-    a.given_[op.name] = false;
+  auto app = make_app(a);
+  std::vector<std::string> rev(argv.rbegin(), argv.rend());  // CLI11 takes them last first
+  try {
+    app->parse(rev);
+  } catch (const CLI::CallForHelp&) {
+    throw HelpRequested{help()};
+  } catch (const CLI::RequiredError& e) {
+    throw UserError(command_ + ": missing argument (" + e.what() + "; see frmini " + command_ +
+                    " --help)");
+  } catch (const CLI::ParseError& e) {
+    throw UserError(command_ + ": " + e.what() + " (see frmini " + command_ + " --help)");
   }
-  for (const auto& p : pos_) {
-    a.values_[p.name] = p.def;
-    a.given_[p.name] = false;
-  }
-  size_t npos = 0;
-  for (size_t i = 0; i < argv.size(); ++i) {
-    const std::string& s = argv[i];
-    if (s == "--help" || s == "-h") throw HelpRequested{help()};
-    if (s.size() > 2 && s.rfind("--", 0) == 0) {
-      std::string name = s.substr(2), value;
-      bool inline_value = false;
-      if (auto eq = name.find('='); eq != std::string::npos) {
-        value = name.substr(eq + 1);
-        name = name.substr(0, eq);
-        inline_value = true;
-      }
-      auto it = std::find_if(opts_.begin(), opts_.end(),
-                             [&](const Opt& o) { return o.name == name; });
-      if (it == opts_.end())
-        throw UserError(command_ + ": unknown option '--" + name + "' (see frmini " + command_ +
-                        " --help)");
-      if (it->is_flag) {
-        if (inline_value) throw UserError(command_ + ": --" + name + " takes no value");
-        a.given_[name] = true;
-        continue;
-      }
-      if (!inline_value) {
-        if (i + 1 >= argv.size())
-          throw UserError(command_ + ": --" + name + " needs a value (" + it->metavar + ")");
-        value = argv[++i];
-      }
-      a.values_[name] = value;
-      a.given_[name] = true;
-      continue;
-    }
-    if (npos >= pos_.size())
-      throw UserError(command_ + ": unexpected argument '" + s + "' (see frmini " + command_ +
-                      " --help)");
-    a.values_[pos_[npos].name] = s;
-    a.given_[pos_[npos].name] = true;
-    ++npos;
-  }
-  for (size_t i = npos; i < pos_.size(); ++i)
-    if (pos_[i].required)
-      throw UserError(command_ + ": missing argument " + pos_[i].name + " (see frmini " +
+  for (const auto& extra : app->remaining()) {
+    if (extra.size() > 1 && extra[0] == '-')
+      throw UserError(command_ + ": unknown option '" + extra.substr(0, extra.find('=')) +
+                      "' (see frmini " + command_ + " --help)");
+    if (!positionals)
+      throw UserError(command_ + ": unexpected argument '" + extra + "' (see frmini " +
                       command_ + " --help)");
+    positionals->push_back(extra);
+  }
+  for (const auto& p : pos_) a.given_[p.name] = app->count(p.name) > 0;
+  for (const auto& op : opts_) a.given_[op.name] = app->count("--" + op.name) > 0;
   return a;
 }
 

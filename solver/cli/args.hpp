@@ -1,12 +1,17 @@
-// A small command-line parser shared by every frmini command: each command declares its
-// positionals and options with help text, so "frmini <cmd> --help" documents every option and
-// every mistake (unknown option, missing value, bad number) is a UserError naming the option.
+// The command line of every frmini command: each command declares its positionals and options
+// with help text and defaults; CLI11 parses them and writes "frmini <cmd> --help", and every
+// mistake (unknown option, missing value, bad number) is a UserError naming the option.
 #pragma once
 
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace CLI {
+class App;
+}
 
 namespace frmini::cli {
 
@@ -66,6 +71,9 @@ class ArgParser {
     std::string name, help, def;
     bool required = true;
   };
+  std::unique_ptr<CLI::App> make_app(Args& a) const;
+  Args parse_impl(const std::vector<std::string>& argv, std::vector<std::string>* positionals) const;
+
   std::string command_, summary_, epilog_;
   std::vector<Opt> opts_;
   std::vector<Pos> pos_;

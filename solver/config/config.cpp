@@ -290,16 +290,21 @@ long Config::integer(const std::string& section, const std::string& key) const {
   return x;
 }
 
-double Config::real(const std::string& section, const std::string& key) const {
-  std::string v = value_or_default(section, key);
+bool parse_real(const std::string& text, double& x) {
   try {
     size_t pos = 0;
-    double x = std::stod(v, &pos);
-    if (pos != v.size()) throw std::invalid_argument(v);
-    return x;
+    x = std::stod(text, &pos);
+    return pos == text.size();
   } catch (const std::exception&) {
-    throw UserError(where(section, key) + ": expected a number, got '" + v + "'");
+    return false;
   }
+}
+
+double Config::real(const std::string& section, const std::string& key) const {
+  std::string v = value_or_default(section, key);
+  double x = 0;
+  if (!parse_real(v, x)) throw UserError(where(section, key) + ": expected a number, got '" + v + "'");
+  return x;
 }
 
 bool Config::boolean(const std::string& section, const std::string& key) const {

@@ -57,4 +57,8 @@ class Config {
   std::map<std::string, std::map<std::string, Entry>> values_;  // section → key → entry
 };
 
+// A whole string as a number (std::stod's syntax, nothing left over): the one number reader of
+// case files and command lines. False when it is not one.
+bool parse_real(const std::string& text, double& x);
+
 }  // namespace frmini::config

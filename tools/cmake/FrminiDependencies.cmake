@@ -1,4 +1,4 @@
-# Finds frmini's dependencies. Required: a C++20 compiler, OpenMP, HDF5, toml11.
+# Finds frmini's dependencies. Required: a C++20 compiler, OpenMP, HDF5, toml11, CLI11.
 # Everything else is optional and switches a feature on; the summary at the end of the
 # configure step says what is on and off, and commands that need a missing feature say
 # "built without X" at run time.
@@ -19,6 +19,7 @@ else()
 endif()
 
 find_package(toml11 REQUIRED)
+find_package(CLI11 REQUIRED CONFIG)  # Debian 12: libcli11-dev 2.1
 
 # --- optional -----------------------------------------------------------------------------
 # FRMINI_WITHOUT leaves optional parts out even where they are installed, e.g.
