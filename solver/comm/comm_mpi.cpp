@@ -122,10 +122,11 @@ int init(int* argc, char*** argv) {
   int provided = 0;
   check(MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   started = true;
-  // If the launcher dies (mpirun killed with -9, a lost orted), OpenMPI does not tell the
-  // ranks and they would run on, unseen, to the end of the allocation. Asking the kernel for
-  // SIGTERM when the parent goes makes them stop as a signalled run does: every rank finishes
-  // the same step and writes the checkpoint together. (A parent already gone: do it now.)
+  // If the launcher dies (mpirun killed with -9, a lost daemon), the ranks must not run on,
+  // unseen, to the end of the allocation. OpenMPI's ranks notice the lost daemon and end;
+  // with launchers that do not, the kernel's SIGTERM when the parent goes makes them stop as
+  // a signalled run does, after the same step, with a checkpoint. (A parent already gone: do
+  // it now.)
   const pid_t parent = getppid();
   prctl(PR_SET_PDEATHSIG, SIGTERM);
   if (getppid() != parent) raise(SIGTERM);

@@ -13,12 +13,7 @@
 # usage: histories.sh FRMINI CASE.toml kill|restart|log
 set -u
 frmini=$(realpath "$1") base=$(realpath "$2") what=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-export FRMINI_CACHE_DIR="$work/cache"  # one tuning cache: every run picks the same kernels
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$(realpath "$0")")/workdir.sh"
 out=cylinder2d-out
 F=$out/forces-cylinder.csv I=$out/integrals.csv T=$out/timings.csv
 

@@ -9,12 +9,7 @@
 # usage: signals.sh FRMINI CASE.toml
 set -u
 frmini=$(realpath "$1") base=$(realpath "$2")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-export FRMINI_CACHE_DIR="$work/cache"  # one tuning cache: every run picks the same kernels
-fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+. "$(dirname "$(realpath "$0")")/workdir.sh"
 readable() { h5dump -H "$1" >/dev/null 2>&1; }
 # Waits until the run has written its initial solution (its signal handlers come next), then
 # half a second more: a loaded machine (CI runs tests two at a time) may take seconds to get
