@@ -134,6 +134,18 @@ ArgParser& ArgParser::epilog(const std::string& text) {
   return *this;
 }
 
+// Help texts keep their own line breaks; CLI11 indents the lines after the first itself.
+static std::string tidy(const std::string& help) {
+  std::string out;
+  bool line_start = false;
+  for (char c : help) {
+    if (line_start && c == ' ') continue;
+    line_start = c == '\n';
+    out += c;
+  }
+  return out;
+}
+
 // The CLI11 application of this command, its options bound to `a`'s values (pre-set to their
 // defaults): one description serves parsing and --help.
 std::unique_ptr<CLI::App> ArgParser::make_app(Args& a) const {
@@ -141,20 +153,22 @@ std::unique_ptr<CLI::App> ArgParser::make_app(Args& a) const {
   app->set_help_flag("-h,--help", "show this help");
   app->allow_extras();  // reported below in frmini's words, naming the first
   app->footer(epilog_);
-  app->get_formatter()->column_width(26);
+  app->get_formatter()->column_width(30);
   for (const auto& p : pos_) {
     a.values_[p.name] = p.def;
-    auto* o = app->add_option(p.name, a.values_[p.name], p.help)->type_name("");
+    auto* o = app->add_option(p.name, a.values_[p.name], tidy(p.help))->type_name("");
     if (p.required) o->required();
     else if (!p.def.empty()) o->default_str(p.def);
   }
   for (const auto& op : opts_) {
     a.values_[op.name] = op.def;
     if (op.is_flag) {
-      app->add_flag("--" + op.name, op.help);
+      const std::string help = tidy(op.help);  // a const string: CLI11's description overload
+      app->add_flag("--" + op.name, help);
       continue;
     }
-    auto* o = app->add_option("--" + op.name, a.values_[op.name], op.help)->type_name(op.metavar);
+    auto* o = app->add_option("--" + op.name, a.values_[op.name], tidy(op.help))
+                  ->type_name(op.metavar);
     if (!op.def.empty()) o->default_str(op.def);
   }
   return app;

@@ -21,6 +21,8 @@
 #include <vector>
 
 #include "meshes/h5util.hpp"
+#include "operators/error.hpp"
+#include "tests/fuzz/fuzz_common.hpp"
 
 namespace frmini::fuzz {
 
@@ -175,6 +177,22 @@ inline void edit_copy(const std::string& templ, const std::string& path, Bytes& 
       if (g.valid()) create_dataset(g.id(), new_names[in.u8() % new_names.size()], in);
     }
   }
+}
+
+// The file a target reads for one input: the input itself (FRMINI_FUZZ_RAW=1), or a copy of
+// one of `templates` (chosen by the first byte) edited as the rest of the input says.
+inline std::string input_file(const uint8_t* data, size_t size,
+                              const std::vector<std::string>& templates,
+                              const std::vector<std::string>& attr_names,
+                              const std::vector<std::string>& new_names) {
+  if (raw_mode()) return write_temp(data, size, ".h5");
+  const std::string path = temp_path(".h5");
+  Bytes in(data, size);
+  try {
+    edit_copy(templates[in.u8() % templates.size()], path, in, attr_names, new_names);
+  } catch (const UserError&) {  // an edit HDF5 refused: read what was written
+  }
+  return path;
 }
 
 }  // namespace frmini::fuzz

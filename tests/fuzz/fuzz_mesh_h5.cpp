@@ -20,17 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                                  "nparts", "weights"};
   static const std::vector<std::string> names = {"nodes", "curved", "faces", "quad", "hex",
                                                  "tri", "transforms", "pairs", "wall"};
-  std::string path;
-  if (frmini::fuzz::raw_mode()) {
-    path = frmini::fuzz::write_temp(data, size, ".h5");
-  } else {
-    path = frmini::fuzz::temp_path(".h5");
-    frmini::fuzz::Bytes in(data, size);
-    try {
-      frmini::fuzz::edit_copy(templates[in.u8() % templates.size()], path, in, attrs, names);
-    } catch (const frmini::UserError&) {  // an edit HDF5 refused: read what was written
-    }
-  }
+  const std::string path = frmini::fuzz::input_file(data, size, templates, attrs, names);
   try {
     auto mesh = frmini::meshes::read_mesh(path);
     frmini::meshes::check_jacobians(mesh, path);

@@ -19,17 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                                                  "nvars", "variables"};
   static const std::vector<std::string> names = {"p1-quad", "p1-tri", "p0-quad", "p2-quad",
                                                  "p1-hex", "p1-", "stats", "soln"};
-  std::string path;
-  if (frmini::fuzz::raw_mode()) {
-    path = frmini::fuzz::write_temp(data, size, ".h5");
-  } else {
-    path = frmini::fuzz::temp_path(".h5");
-    frmini::fuzz::Bytes in(data, size);
-    try {
-      frmini::fuzz::edit_copy(templates[in.u8() % templates.size()], path, in, attrs, names);
-    } catch (const frmini::UserError&) {  // an edit HDF5 refused: read what was written
-    }
-  }
+  const std::string path = frmini::fuzz::input_file(data, size, templates, attrs, names);
   try {
     (void)frmini::solver::read_solution(path);
   } catch (const frmini::UserError&) {
