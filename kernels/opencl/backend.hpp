@@ -107,6 +107,13 @@ class OpenCLBackend : public Backend {
 
   // OpenCL specifics, for providers and tests.
   const DeviceInfo& info() const { return info_; }
+  // False, saying why, when the device cannot compute in `p` (double without cl_khr_fp64):
+  // the first question of every matmul provider.
+  bool computes_in(Precision p, std::string* why_not) const {
+    if (p != Precision::double_ || info_.fp64) return true;
+    if (why_not) *why_not = "the device has no double precision";
+    return false;
+  }
   cl_context context() const { return context_; }
   cl_command_queue queue() const { return queue_; }
   bool verbose() const override { return verbose_; }

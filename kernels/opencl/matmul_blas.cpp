@@ -76,10 +76,7 @@ class ClblastProvider : public matmul::Provider {
   std::vector<std::unique_ptr<matmul::Kernel>> candidates(const matmul::Problem& p,
                                                           std::string* why_not) override {
     std::vector<std::unique_ptr<matmul::Kernel>> out;
-    if (p.precision == Precision::double_ && !be_.info().fp64) {
-      if (why_not) *why_not = "the device has no double precision";
-      return out;
-    }
+    if (!be_.computes_in(p.precision, why_not)) return out;
     if (p.m() == 0 || p.k() == 0) {
       if (why_not) *why_not = "CLBlast rejects empty operators";
       return out;

@@ -68,10 +68,7 @@ class ReferenceProvider : public matmul::Provider {
   std::vector<std::unique_ptr<matmul::Kernel>> candidates(const matmul::Problem& p,
                                                           std::string* why_not) override {
     std::vector<std::unique_ptr<matmul::Kernel>> out;
-    if (p.precision == Precision::double_ && !be_.info().fp64) {
-      if (why_not) *why_not = "the device has no double precision";
-      return out;
-    }
+    if (!be_.computes_in(p.precision, why_not)) return out;
     // One program per precision for the provider's lifetime: the tests and the benchmark
     // ask for a reference kernel per problem, and rebuilding it each time costs seconds.
     auto& module = modules_[p.precision == Precision::single ? 0 : 1];
