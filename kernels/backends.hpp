@@ -12,11 +12,4 @@ std::unique_ptr<Backend> make_cpu_backend(const BackendOptions& opts);
 std::unique_ptr<Backend> make_opencl_backend(const BackendOptions& opts);
 std::unique_ptr<Backend> make_cuda_backend(const BackendOptions& opts);
 
-// Called first thing in main() by programs that run the cpu backend: makes its OpenMP threads
-// spin briefly at a barrier and then sleep, so a run beside other busy processes keeps its
-// pace (cpu/thread_wait.cpp). Unless GOMP_SPINCOUNT or OMP_WAIT_POLICY is set already, it sets
-// GOMP_SPINCOUNT and executes the program again with the same arguments; it returns when it
-// has nothing to do or the exec fails.
-void choose_thread_wait(char** argv);
-
 }  // namespace frmini::kernels

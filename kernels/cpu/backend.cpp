@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <exception>
@@ -43,9 +42,6 @@ CpuBuffer::~CpuBuffer() { std::free(data_); }
 CpuBackend::CpuBackend(const BackendOptions& opts) : opts_(opts), compiler_(opts.verbose) {
   isa_target();  // a bad $FRMINI_CPU_ISA is reported now, not at the first kernel
   if (opts_.threads > 0) omp_set_num_threads(opts_.threads);
-  if (opts_.verbose)
-    std::fprintf(stderr, "cpu: %d threads; at a barrier they %s\n", max_threads(),
-                 thread_wait().c_str());
 }
 
 int CpuBackend::threads() const { return max_threads(); }

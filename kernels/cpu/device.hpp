@@ -21,9 +21,6 @@ std::size_t l2_bytes();           // a core's level-2 data cache (sysfs, then sy
 // 0 = unknown.
 std::size_t usable_llc_bytes(int threads);
 int max_threads();                // OpenMP threads a parallel region gets
-// How the OpenMP threads wait at a barrier, for reports (thread_wait.cpp: frmini makes them
-// spin briefly, then sleep, unless GOMP_SPINCOUNT or OMP_WAIT_POLICY says otherwise).
-std::string thread_wait();
 
 // The instruction set the run-time compiled kernels (and libxsmm's JIT) target. Chosen by
 // $FRMINI_CPU_ISA: "native" (the default: -march=native, the vector width of this CPU), or

@@ -7,7 +7,6 @@
 #include <iostream>
 
 #include "frmini_config.hpp"
-#include "kernels/backends.hpp"
 #include "operators/error.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
@@ -73,7 +72,6 @@ int run_command(int argc, char** argv);
 }  // namespace
 
 int main(int argc, char** argv) {
-  frmini::kernels::choose_thread_wait(argv);  // may execute frmini again, before anything starts
   // A file-size limit (ulimit -f, a batch system's quota) makes a write fail with EFBIG, which
   // every writer reports as it reports a full disk, rather than killing the run mid-write.
   std::signal(SIGXFSZ, SIG_IGN);
