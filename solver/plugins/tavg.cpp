@@ -52,6 +52,11 @@ class TimeAveragePlugin : public Plugin {
       ++k_;
     }
   }
+  // Stopped by a signal: the checkpoint's time gets a mean file too, so that `frmini restart`
+  // from the checkpoint continues the window (a diverged state is not one to average).
+  void failed(RunContext& ctx, const std::string& why) override {
+    if (why.rfind("stopped by", 0) == 0) finish(ctx);
+  }
   // A run that stops between outputs still leaves its mean so far.
   void finish(RunContext& ctx) override {
     if (acc_.empty()) return;

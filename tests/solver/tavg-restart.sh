@@ -2,12 +2,13 @@
 # A time average continued across a restart: N steps, restart, M steps leaves the same mean
 # over [0, t] as N + M steps in one run (to round-off: the restart takes the stopped run's mean
 # times its window as the sum so far). Then without that mean file the restarted average says
-# it starts again. usage: tavg-restart.sh FRMINI CASE COMPARE N M
+# it starts again. Last, a run stopped by SIGTERM leaves its mean at the checkpoint's time,
+# which a restart from the checkpoint continues. usage: tavg-restart.sh FRMINI CASE COMPARE N M
 set -euo pipefail
 frmini=$1 case=$2 compare=$3 n=$4 m=$5
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for d in a b c; do
+for d in a b c d; do
   mkdir -p "$work/$d"
   cp "$case" "$work/$d/case.toml"
   cat >> "$work/$d/case.toml" <<'TOML'
@@ -34,4 +35,18 @@ python3 "$compare" "$work/a/tavg/$final" "$work/b/tavg/$final" --rtol 1e-13 || {
 log=$(cd "$work/c" && "$frmini" restart case.toml "out/$mid" --steps "$m" --quiet)
 echo "$log" | grep -q "tavg: no mean in tavg ends at t = .*; the average starts again here" ||
   { echo "FAIL: no word of the average starting again"; echo "$log"; exit 1; }
+# SIGTERM: the checkpoint's time gets a mean file too.
+sed -i 's/^tend = .*/tend = 1e6/' "$work/d/case.toml"
+( cd "$work/d" && exec "$frmini" run case.toml --quiet >/dev/null 2>&1 ) &
+pid=$!
+for _ in $(seq 600); do [ -e "$work/d/out/s-0.0000.h5" ] && break; sleep 0.05; done
+sleep 0.5
+kill -TERM $pid
+wait $pid || true
+ckpt=$(ls "$work/d/out" | grep checkpoint | head -1)
+[ -n "$ckpt" ] || { echo "FAIL: SIGTERM left no checkpoint"; exit 1; }
+log=$(cd "$work/d" && "$frmini" restart case.toml "out/$ckpt" --steps 2 --quiet)
+echo "$log" | grep -q "tavg: continuing the mean over \[0, " ||
+  { echo "FAIL: the restart from the checkpoint $ckpt did not continue the mean"; echo "$log"; exit 1; }
+echo "ok: SIGTERM left a mean at its checkpoint ($ckpt), which the restart continued"
 echo "ok: the mean over $((n + m)) steps == $n steps + restart + $m steps ($final)"
