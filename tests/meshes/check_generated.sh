@@ -5,8 +5,8 @@
 # the volume is VOLUME to 1e-6 relative, that the minimum Jacobian is positive and that the
 # partitioning is listed.
 set -u
-# Sanitizer builds: ignore libgmsh's own leaks and its new[]/delete mismatch (tests/meshes/lsan.supp).
-export LSAN_OPTIONS="suppressions=$(dirname "$0")/lsan.supp:${LSAN_OPTIONS:-}"
+# Sanitizer builds: ignore libgmsh's own leaks and its new[]/delete mismatch (tests/lsan.supp).
+export LSAN_OPTIONS="suppressions=$(dirname "$0")/../lsan.supp:${LSAN_OPTIONS:-}"
 export ASAN_OPTIONS="alloc_dealloc_mismatch=0:${ASAN_OPTIONS:-}"
 frmini=$1 dir=$2 name=$3 volume=$4 nparts=$5; shift 5
 regexes=()
