@@ -59,10 +59,7 @@ void check_sections(const std::string& path, std::istream& in) {
 // GModel::setPhysicalName. $PhysicalNames is text in binary files too, so in every file each
 // such section must begin with its count, and each of that many lines with a dimension from 0
 // to 3 and a tag.
-void check_physical_names(const std::string& path, std::istream& in) {
-  in.clear();
-  in.seekg(0);
-  const std::string f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+void check_physical_names(const std::string& path, const std::string& f) {
   auto bad = [&](const std::string& what) {
     return UserError(path + ": malformed Gmsh file: $PhysicalNames " + what);
   };
@@ -177,10 +174,7 @@ void check_msh2_elements(const std::string& path, std::istream& in) {
 // be known, its elements within the announced count and the file, its tag count sane, and
 // every node one of $Nodes's. Byte-swapped files (written on a machine of the other
 // endianness) are left to Gmsh.
-void check_msh2_binary(const std::string& path, std::istream& in, int dsize) {
-  in.clear();
-  in.seekg(0);
-  const std::string f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+void check_msh2_binary(const std::string& path, const std::string& f, int dsize) {
   auto bad = [&](const std::string& what) {
     return UserError(path + ": malformed Gmsh file: " + what);
   };
@@ -294,10 +288,7 @@ class SectionCursor {
   std::size_t at_, end_;
 };
 
-void check_msh4_blocks(const std::string& path, std::istream& in) {
-  in.clear();
-  in.seekg(0);
-  const std::string f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+void check_msh4_blocks(const std::string& path, const std::string& f) {
   auto bad = [&](const std::string& what) { return UserError(path + ": malformed Gmsh file: " + what); };
   // The text between "$Name" and "$EndName" (both at the start of a line), if the file has one.
   auto section = [&](const std::string& name, std::size_t& b, std::size_t& e) {
@@ -465,10 +456,7 @@ class BinaryWalk {
   std::size_t at_;
 };
 
-void check_msh4_binary(const std::string& path, std::istream& in) {
-  in.clear();
-  in.seekg(0);
-  const std::string f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+void check_msh4_binary(const std::string& path, const std::string& f) {
   const std::size_t one = f.find('\n', f.find("$MeshFormat") + 12);
   BinaryWalk w(path, f, one == std::string::npos ? f.size() : one + 1);
   if (w.get<int32_t>() != 1) throw w.bad("the header's binary 1 is not 1 in this machine's byte order");
@@ -528,11 +516,15 @@ std::streamoff check_gmsh_envelope(const std::string& path) {
   if (last.rfind("$End", 0) != 0)
     throw UserError(path + ": truncated Gmsh file (the last line is not an $End... line)");
   if (filetype == 0) check_sections(path, in);
-  check_physical_names(path, in);
+  // Most checks below walk the whole file as bytes: it is read once for all of them.
+  in.clear();
+  in.seekg(0);
+  const std::string f((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  check_physical_names(path, f);
   if (filetype == 0 && ver == "2.2") check_msh2_elements(path, in);
-  if (filetype == 1 && ver == "2.2") check_msh2_binary(path, in, dsize);
-  if (filetype == 0 && ver == "4.1") check_msh4_blocks(path, in);
-  if (filetype == 1 && ver == "4.1") check_msh4_binary(path, in);
+  if (filetype == 1 && ver == "2.2") check_msh2_binary(path, f, dsize);
+  if (filetype == 0 && ver == "4.1") check_msh4_blocks(path, f);
+  if (filetype == 1 && ver == "4.1") check_msh4_binary(path, f);
   return lead;
 }
 
