@@ -27,6 +27,7 @@
 #include "solver/integrators/integrator.hpp"
 #include "solver/physics/physics.hpp"
 #include "solver/run/case.hpp"
+#include "solver/system/step_floor.hpp"
 
 namespace frmini::cli {
 
@@ -61,6 +62,7 @@ struct Row {
   int order;
   std::string precision, provider;
   double dofs, median, min;
+  double floor = 0;  // s a step at the least bytes (solver/system/step_floor.hpp) and the triad
 };
 
 // One configuration ready to step: the case behind it (its mesh outlives the system).
@@ -152,6 +154,61 @@ void print_tables(const std::vector<Row>& rows, const std::vector<long>& orders,
                   speedup(rows, r, base));
 }
 
+struct Timing {
+  long steps, repeats;
+  bool profile;
+};
+
+// One order and precision: a step of each provider's system untimed (compilation, tuning),
+// then the rounds, alternating; prints and returns one row per provider. The floor comes from
+// the bytes the timed steps must move (System::floor_so_far) at the device's triad bandwidth.
+std::vector<Row> time_providers(kernels::Backend& be, std::vector<Setup>& su, const Timing& tm,
+                                int order, const std::string& prec,
+                                const std::vector<std::string>& provs) {
+  std::vector<std::vector<double>> t(su.size());
+  std::vector<solver::StepFloor> f0;
+  for (auto& s : su) {
+    s.intg->step_once(1e300);
+    be.synchronize();
+    f0.push_back(s.sys->floor_so_far());
+  }
+  for (long r = 0; r < tm.repeats; ++r)
+    for (std::size_t i = 0; i < su.size(); ++i)
+      for (long s = 0; s < tm.steps; ++s) t[i].push_back(timed_step(be, *su[i].intg));
+  const double triad = be.bandwidth().triad_gbs * 1e9;
+  std::vector<Row> rows;
+  for (std::size_t i = 0; i < su.size(); ++i) {
+    std::sort(t[i].begin(), t[i].end());
+    const double floor_bytes = (su[i].sys->floor_so_far() - f0[i]).total() / double(t[i].size());
+    Row row{order, prec, provs[i], double(su[i].sys->ndofs()), t[i][t[i].size() / 2],
+            t[i].front(), triad > 0 ? floor_bytes / triad : 0};
+    rows.push_back(row);
+    std::printf("%-6d %-9s %-10s %12.0f %12.4g %12.4g %14.4g %12.4g %8.2f\n", row.order,
+                prec.c_str(), provs[i].c_str(), row.dofs, row.median, row.min,
+                row.dofs * su[i].stages / row.median, row.floor,
+                row.floor > 0 ? row.median / row.floor : 0.0);
+    std::fflush(stdout);
+    if (tm.profile)
+      for (const auto& k : su[i].sys->profile(3))
+        std::printf("    %-34s %9.3f ms %8.1f GB/s %5.0f%% of triad\n", k.name.c_str(),
+                    k.seconds * 1e3, k.bytes / k.seconds / 1e9, 100 * k.bytes / k.seconds / triad);
+  }
+  return rows;
+}
+
+void write_csv(const std::string& path, const std::vector<Row>& rows, const std::string& base) {
+  std::string csv = "order,precision,provider,dof,median_s_per_step,min_s_per_step,speedup_vs_" +
+                    base + ",floor_s_per_step,median_over_floor\n";
+  char b[320];
+  for (const auto& r : rows) {
+    std::snprintf(b, sizeof b, "%d,%s,%s,%.0f,%.6e,%.6e,%.4f,%.6e,%.4f\n", r.order,
+                  r.precision.c_str(), r.provider.c_str(), r.dofs, r.median, r.min,
+                  speedup(rows, r, base), r.floor, r.floor > 0 ? r.median / r.floor : 0.0);
+    csv += b;
+  }
+  write_text_atomically(path, csv);
+}
+
 int bench_solver(const std::vector<std::string>& argv) {
   ArgParser p("bench solver",
               "Per-step times for each order, precision and matmul provider: the paper's Table 1 "
@@ -204,54 +261,23 @@ int bench_solver(const std::vector<std::string>& argv) {
               be->device_description().c_str());
   std::printf("each configuration: one untimed step, then %ld rounds of %ld timed steps alternating "
               "the providers; medians over all timed steps\n", repeats, steps);
-  std::printf("%-6s %-9s %-10s %12s %12s %12s %14s\n", "order", "precision", "provider",
-              "DOF", "s/step", "min s/step", "DOF-stages/s");
+  std::printf("%-6s %-9s %-10s %12s %12s %12s %14s %12s %8s\n", "order", "precision", "provider",
+              "DOF", "s/step", "min s/step", "DOF-stages/s", "floor s", "/floor");
   std::fflush(stdout);
   std::vector<Row> rows;
+  const Timing tm{steps, repeats, a.given("profile")};
   for (long order : orders)
     for (const auto& prec : precs) {
       // Every provider's system lives at once, so the rounds can alternate between them (the
       // cylinder at p = 4 in double: two systems, 10.7 GB resident on the cpu backend).
       std::vector<Setup> su;
-      std::vector<std::vector<double>> t(provs.size());
-      for (const auto& prov : provs) {
+      for (const auto& prov : provs)
         su.push_back(casefile.empty() ? tgv_setup(*be, mesh, int(order), prec, prov)
                                       : case_setup(*be, casefile, int(order), prec, prov));
-        su.back().intg->step_once(1e300);  // compilation and tuning
-        be->synchronize();
-      }
-      for (long r = 0; r < repeats; ++r)
-        for (std::size_t i = 0; i < provs.size(); ++i)
-          for (long s = 0; s < steps; ++s) t[i].push_back(timed_step(*be, *su[i].intg));
-      for (std::size_t i = 0; i < provs.size(); ++i) {
-        std::sort(t[i].begin(), t[i].end());
-        Row row{int(order), prec, provs[i], double(su[i].sys->ndofs()), t[i][t[i].size() / 2],
-                t[i].front()};
-        rows.push_back(row);
-        std::printf("%-6d %-9s %-10s %12.0f %12.4g %12.4g %14.4g\n", row.order, prec.c_str(),
-                    provs[i].c_str(), row.dofs, row.median, row.min,
-                    row.dofs * su[i].stages / row.median);
-        std::fflush(stdout);
-        if (a.given("profile")) {
-          const double bw = be->bandwidth().triad_gbs;
-          for (const auto& k : su[i].sys->profile(3))
-            std::printf("    %-34s %9.3f ms %8.1f GB/s %5.0f%% of triad\n", k.name.c_str(),
-                        k.seconds * 1e3, k.bytes / k.seconds / 1e9, 100 * k.bytes / k.seconds / 1e9 / bw);
-        }
-      }
+      for (auto& r : time_providers(*be, su, tm, int(order), prec, provs)) rows.push_back(r);
     }
   print_tables(rows, orders, precs, provs);
-  if (a.given("csv")) {
-    std::string csv = "order,precision,provider,dof,median_s_per_step,min_s_per_step,speedup_vs_" +
-                      provs.back() + "\n";
-    char b[256];
-    for (const auto& r : rows) {
-      std::snprintf(b, sizeof b, "%d,%s,%s,%.0f,%.6e,%.6e,%.4f\n", r.order, r.precision.c_str(),
-                    r.provider.c_str(), r.dofs, r.median, r.min, speedup(rows, r, provs.back()));
-      csv += b;
-    }
-    write_text_atomically(a.get("csv"), csv);
-  }
+  if (a.given("csv")) write_csv(a.get("csv"), rows, provs.back());
   return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "solver/plugins/history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/run/distributed.hpp"
+#include "solver/system/step_floor.hpp"
 
 namespace frmini::solver {
 
@@ -46,7 +47,7 @@ class Timing : public Plugin {
     walls_.push_back(wall);
     last_ = now;
     // The exchanges' cost from the end of the first step on, as the step statistics.
-    if (walls_.size() == 1) traffic0_ = ctx.sys.halo_traffic();
+    if (walls_.size() == 1) traffic0_ = ctx.sys.halo_traffic(), floor0_ = ctx.sys.floor_so_far();
     if (!hist_.is_open()) return;
     char b[128];
     std::snprintf(b, sizeof b, "%lld,%.10g,%.6e", (long long)st.nsteps, st.t, wall);
@@ -56,11 +57,18 @@ class Timing : public Plugin {
   void flush(RunContext&) override { hist_.flush(); }
   void finish(RunContext& ctx) override {
     hist_.close();
-    if (ctx.dist) halo_line(ctx);  // collective: every rank finishes, where failures may not
+    floor_ = ctx.sys.floor_so_far() - floor0_;
+    if (ctx.dist) {  // collective: every rank finishes, where failures may not
+      halo_line(ctx);
+      double b[3] = {floor_.registers, floor_.geometry, floor_.interfaces};
+      ctx.dist->comm().sum(b, 3);
+      floor_ = {b[0], b[1], b[2]};
+    }
     report(ctx);
   }
   void failed(RunContext& ctx, const std::string& why) override {
     hist_.flush();
+    floor_ = ctx.sys.floor_so_far() - floor0_;  // this rank's part
     report(ctx, why);
   }
 
@@ -102,6 +110,7 @@ class Timing : public Plugin {
       std::printf("  time per step   median %.4g s (min %.4g s, mean %.4g s; %zu steps after the first)\n",
                   med, mn, mean, w.size());
       std::printf("  DOF-stages/s    %.4g\n", dofs * ctx.intg.stages() / med);
+      floor_line(ctx, med, double(w.size()));
     }
     for (const auto& l : ctx.report) std::printf("  %s\n", l.c_str());
     if (!halo_.empty()) std::printf("  %s\n", halo_.c_str());
@@ -109,6 +118,19 @@ class Timing : public Plugin {
     for (const auto& [op, choice] : ctx.sys.matmul_choices())
       std::printf("    %-18s %s\n", op.c_str(), choice.c_str());
     if (failure.empty()) kernel_table(ctx);
+  }
+
+  // The least bytes a step moves (step_floor.hpp) over the device's triad bandwidth, beside
+  // the measured median: how far the step is from the memory floor.
+  void floor_line(RunContext& ctx, double med, double steps) {
+    const double triad = ctx.be.bandwidth().triad_gbs * 1e9;
+    const StepFloor f = floor_ / steps;
+    if (triad <= 0 || f.total() <= 0) return;
+    const double t = f.total() / triad;
+    std::printf("  floor           %.4g s a step: %.4g MB at least (registers %.3g, metric terms "
+                "%.3g, interfaces %.3g) at the triad's %.1f GB/s; measured / floor %.2f\n",
+                t, f.total() * 1e-6, f.registers * 1e-6, f.geometry * 1e-6, f.interfaces * 1e-6,
+                triad * 1e-9, med / t);
   }
 
   // Over several ranks: what each rank's exchanges sent per step (mean and largest over the
@@ -163,6 +185,7 @@ class Timing : public Plugin {
   HistoryFile hist_;
   std::vector<double> walls_;  // this run's steps (the report's statistics)
   HaloTraffic traffic0_;       // the exchanges' cost at the end of the first step
+  StepFloor floor0_, floor_;   // the floor then, and of the steps since (every rank's)
   std::string halo_;           // the report's line on them (several ranks)
   clock::time_point last_;
 };

@@ -48,6 +48,7 @@ void System::run_on_registers(const RegisterKernel& rk) {
   I.fpts_of = -1;  // a register changes: no rhs prepared by the last one stands
   using namespace kernels::pointwise;
   const Spec& spec = rk.spec;
+  count_floor(-1, -1, {rk});
   const std::string key = "reg" + detail::register_key(rk, false);
   auto it = I.pw.find(key);
   if (it == I.pw.end())
@@ -106,6 +107,7 @@ double System::error_norm(int cur, int prev, int err, double atol, double rtol, 
   using namespace kernels::pointwise;
   Impl& I = *impl_;
   const int nv = nvars();
+  count_floor(-1, -1, {}, 4);  // err read and written, cur and prev read
   for (std::size_t g = 0; g < layout_.size(); ++g) {
     const auto& l = layout_[g];
     const std::string key = std::string(l2 ? "errest_l2" : "errest_uniform") + std::to_string(g);
@@ -169,6 +171,7 @@ void System::copy_register(int dst, int src) {
   if (dst == src) return;
   Impl& I = *impl_;
   I.fpts_of = -1;  // a register changes: no rhs prepared by the last one stands
+  count_floor(-1, -1, {}, 2);
   be_.copy(*I.arena, I.reg_off[dst] * I.item, *I.arena, I.reg_off[src] * I.item,
            I.reg_len * I.item);
 }

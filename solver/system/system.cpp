@@ -320,6 +320,7 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
   // uin's flux-point solution is there already when the last rhs prepared it.
   const bool prepared = I.fpts_of == uin;
   I.fpts_of = -1;
+  count_floor(uin, fout, then);
   const int nd = ndims(), nv = nvars();
   const bool visc = cfg_.phys.viscous();
   const int one_sided = physics::ldg_one_sided(cfg_.phys);

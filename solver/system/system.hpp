@@ -49,6 +49,7 @@ struct SystemConfig {
 };
 
 class Halo;
+struct StepFloor;
 
 class System {
  public:
@@ -149,9 +150,15 @@ class System {
   };
   std::vector<KernelProfile> profile(int nrep);
 
+  // The least bytes (step_floor.hpp) of every RHS and register pass enqueued so far: the
+  // difference over some steps, divided by their number, is the floor of a step.
+  StepFloor floor_so_far() const;
+
  private:
   System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg, const meshes::MeshPart* part,
          comm::Comm* comm);
+  // Adds an RHS (uin >= 0) or a register pass to floor_so_far() (step_floor.cpp).
+  void count_floor(int uin, int fout, const std::vector<RegisterKernel>& then, int passes = 0);
   struct Impl;
   kernels::Backend& be_;
   const meshes::Mesh& mesh_;

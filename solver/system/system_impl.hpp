@@ -12,6 +12,7 @@
 #include "kernels/backend.hpp"
 #include "kernels/matmul/provider.hpp"
 #include "solver/system/grad_rows.hpp"
+#include "solver/system/step_floor.hpp"
 #include "solver/system/system.hpp"
 
 namespace frmini::solver {
@@ -103,6 +104,9 @@ struct System::Impl {
   // (meshes::MeshPart::nhalo), rounded up to the SoA width; their chains run before the
   // exchange is posted, the other elements' after (0 on one rank: everything after).
   std::vector<int64_t> nhalo;
+  // The floor so far (System::floor_so_far), and one RHS's bytes beyond its registers.
+  StepFloor floor, floor_rhs;
+  bool floor_ready = false;
 };
 
 }  // namespace frmini::solver

@@ -1,0 +1,59 @@
+#include "solver/system/step_floor.hpp"
+
+#include <set>
+
+#include "solver/system/system_impl.hpp"
+
+namespace frmini::solver {
+
+StepFloor rhs_floor(const System& sys, std::size_t itemsize) {
+  const double item = double(itemsize);
+  const int nd = sys.ndims(), nv = sys.nvars();
+  const bool visc = sys.config().phys.viscous();
+  StepFloor f;
+  for (std::size_t g = 0; g < sys.layout().size(); ++g) {
+    const auto& l = sys.layout()[g];
+    const double rows = sys.uniform_metrics(g) ? 1.0 : double(l.nupts);
+    f.geometry += double(l.neles) * rows * double(nd * nd + 1) * item;
+  }
+  // Per side of a flux point: its solution read and common flux written; NS: its gradient read,
+  // its common solution written after both sides' solutions were read (a second pass).
+  const double side = double(2 * nv + (visc ? nd * nv + 2 * nv : 0));
+  const double normal = double(nd + 1);  // unit normal and |pnorm|, read once a point
+  const auto& ifs = sys.interfaces();
+  f.interfaces += double(ifs.internal.size()) * (2 * side + normal) * item;
+  for (const auto& b : ifs.boundaries) f.interfaces += double(b.size()) * (side + normal) * item;
+  for (const auto& m : ifs.mpi) f.interfaces += double(m.size()) * (side + normal) * item;
+  return f;
+}
+
+int register_passes(int uin, int fout, const std::vector<System::RegisterKernel>& then) {
+  using kernels::pointwise::ArgKind;
+  using kernels::pointwise::Intent;
+  std::set<int> read, written;
+  if (uin >= 0) read.insert(uin);
+  if (fout >= 0) written.insert(fout);
+  for (const auto& k : then) {
+    std::size_t r = 0;
+    for (const auto& a : k.spec.args) {
+      if (a.kind != ArgKind::array) continue;
+      const int reg = k.regs.at(r++);
+      // A register the RHS has just written is read back from cache, not from memory.
+      if (a.intent != Intent::out && !written.count(reg)) read.insert(reg);
+      if (a.intent != Intent::in) written.insert(reg);
+    }
+  }
+  return int(read.size() + written.size());
+}
+
+void System::count_floor(int uin, int fout, const std::vector<RegisterKernel>& then, int passes) {
+  Impl& I = *impl_;
+  if (!I.floor_ready) I.floor_rhs = rhs_floor(*this, I.item), I.floor_ready = true;
+  if (uin >= 0) I.floor += I.floor_rhs;
+  const double reg_bytes = double(ndofs() * nvars()) * double(I.item);
+  I.floor.registers += double(passes + register_passes(uin, fout, then)) * reg_bytes;
+}
+
+StepFloor System::floor_so_far() const { return impl_->floor; }
+
+}  // namespace frmini::solver
