@@ -160,6 +160,7 @@ class System {
   // Adds an RHS (uin >= 0) or a register pass to floor_so_far() (step_floor.cpp).
   void count_floor(int uin, int fout, const std::vector<RegisterKernel>& then, int passes = 0);
   struct Impl;
+  struct Rhs;  // one RHS evaluation's stages and the kernels they make (rhs.cpp)
   kernels::Backend& be_;
   const meshes::Mesh& mesh_;
   SystemConfig cfg_;

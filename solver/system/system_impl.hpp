@@ -1,4 +1,4 @@
-// The System's private state, shared by its source files (system.cpp: set-up and the RHS;
+// The System's private state, shared by its source files (system.cpp: set-up; rhs.cpp: the RHS;
 // registers.cpp: register arithmetic, uploads and downloads; system_profile.cpp: the kernel
 // table of the run report). Not for use outside solver/system.
 #pragma once
