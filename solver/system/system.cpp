@@ -55,25 +55,52 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
                const meshes::MeshPart* part, comm::Comm* comm_arg)
     : be_(be), mesh_(mesh), cfg_(std::move(cfg)), impl_(std::make_unique<Impl>()), comm_(comm_arg) {
   Impl& I = *impl_;
-  const int nd = mesh.ndims, nv = cfg_.phys.nvars();
-  if (cfg_.phys.ndims != nd) throw std::logic_error("system: physics ndims differs from mesh");
+  if (cfg_.phys.ndims != mesh.ndims) throw std::logic_error("system: physics ndims differs from mesh");
   I.item = kernels::itemsize(cfg_.precision);
   I.soa = be.soa_width(cfg_.precision);
-  const bool visc = cfg_.phys.viscous();
+  build_operators_and_interfaces(part);
+  check_bcs();
+  // Arena plan: registers first (each one contiguous over all groups), then per-group arrays,
+  // then interface arrays.
+  ArenaPlan plan(be.alignment(), I.item);
+  plan_groups(plan);
+  plan_arrays(plan);
+  I.arena = be.alloc(plan.size() * I.item);
+  upload_geometry();
+  std::vector<int64_t> idx = upload_interfaces();
+  plan_gradient_rows();
+  I.idx = be.alloc(std::max<std::size_t>(idx.size(), 1) * sizeof(int64_t));
+  if (!idx.empty()) be.upload(*I.idx, 0, idx.data(), idx.size() * sizeof(int64_t));
+  if (!ifs_.mpi.empty()) halo_ = std::make_unique<Halo>(*this, ifs_.mpi, *comm_);
+  I.nhalo.assign(layout_.size(), 0);
+  if (halo_ && part)
+    for (std::size_t g = 0; g < layout_.size(); ++g) {
+      const int64_t s = int64_t(I.soa);
+      I.nhalo[g] = std::min(layout_[g].neles_pad, (part->nhalo.at(g) + s - 1) / s * s);
+    }
+  double n = double(ndofs());
+  if (comm_) comm_->sum(&n, 1);
+  global_ndofs_ = int64_t(n);
+}
 
-  // Operators and geometry per group.
+// Operators and geometry per group, and the faces between elements, boundaries and parts.
+void System::build_operators_and_interfaces(const meshes::MeshPart* part) {
+  const int nd = mesh_.ndims;
   std::vector<std::vector<int>> fpts_face;
-  for (const auto& g : mesh.groups) {
+  for (const auto& g : mesh_.groups) {
     auto it = cfg_.upts.find(g.etype);
     ops_.push_back(operators::build_operators(g.etype, cfg_.order,
                                               it == cfg_.upts.end() ? "" : it->second));
     geos_.push_back(compute_geometry(g, nd, ops_.back()));
     fpts_face.push_back(ops_.back().fpts_face);
   }
-  ifs_ = build_interfaces(mesh, geos_, fpts_face, part ? &part->gelem : nullptr);
+  ifs_ = build_interfaces(mesh_, geos_, fpts_face, part ? &part->gelem : nullptr);
   if (part && comm_) ifs_.mpi = exchange_mpi_interfaces(*part, *comm_, geos_, fpts_face);
 
-  // Boundary conditions: one for every boundary that has faces, none for a missing boundary.
+}
+
+// Boundary conditions: one for every boundary that has faces, none for a missing boundary.
+void System::check_bcs() const {
   for (const auto& b : ifs_.boundaries)
     if (b.size() && !cfg_.bcs.count(b.name))
       throw UserError("boundary '" + b.name + "' of the mesh has no boundary condition [bcs." +
@@ -85,15 +112,19 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
     if (!found) throw UserError("[bcs." + name + "] names no boundary of the mesh");
   }
 
-  // Arena plan: registers first (each one contiguous over all groups), then per-group arrays,
-  // then interface arrays.
-  ArenaPlan plan(be.alignment(), I.item);
-  for (std::size_t g = 0; g < mesh.groups.size(); ++g) {
+}
+
+// Group layouts (SoA padding), the registers, and each group's cache block.
+void System::plan_groups(ArenaPlan& plan) {
+  Impl& I = *impl_;
+  const int nd = mesh_.ndims, nv = cfg_.phys.nvars();
+  const bool visc = cfg_.phys.viscous();
+  for (std::size_t g = 0; g < mesh_.groups.size(); ++g) {
     GroupLayout l;
-    l.etype = mesh.groups[g].etype;
+    l.etype = mesh_.groups[g].etype;
     l.nupts = ops_[g].nupts;
     l.nfpts = ops_[g].nfpts;
-    l.neles = mesh.groups[g].neles;
+    l.neles = mesh_.groups[g].neles;
     l.neles_pad = (l.neles + int64_t(I.soa) - 1) / int64_t(I.soa) * int64_t(I.soa);
     // An odd number of SoA blocks: rows of a panel then lie an odd number of cache lines
     // apart (for 5 variables and S*item = 64 bytes), not a multiple of a large power of two
@@ -116,8 +147,15 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
     // The gradient at both point sets, and the flux beside the gradient it is made from.
     if (visc) rows += std::size_t(nd * l.nfpts + l.nfpts + nd * l.nupts);
     const std::size_t bytes = (rows * nv + std::size_t(nd * nd * l.nupts + l.nupts)) * I.item;
-    I.block.push_back(cfg_.matmul == "blas" ? 0 : be.chain_block(bytes, int64_t(I.soa)));
+    I.block.push_back(cfg_.matmul == "blas" ? 0 : be_.chain_block(bytes, int64_t(I.soa)));
   }
+}
+
+// The per-group arrays after the registers, then the interfaces' normals and positions.
+void System::plan_arrays(ArenaPlan& plan) {
+  Impl& I = *impl_;
+  const int nd = mesh_.ndims, nv = cfg_.phys.nvars();
+  const bool visc = cfg_.phys.viscous();
   // The flux at the solution points (and the gradient it replaces) lives inside one chain.
   // When every chain is blocked it gets a scratch panel of one block per thread, shared by
   // the groups, instead of a panel of every element: each block reuses lines already in its
@@ -134,7 +172,7 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
     // the element kernels on it ran at half speed). Two cache lines between them likewise.
     const int64_t ld = win * nv;
     const int64_t slot = rows * ld + int64_t(128 / I.item);
-    const std::size_t off = plan.take(std::size_t(slot) * std::size_t(be.chain_slots()));
+    const std::size_t off = plan.take(std::size_t(slot) * std::size_t(be_.chain_slots()));
     for (auto& l : layout_) l.vect_upts = off, l.vect_ld = ld, l.vect_window = win, l.vect_slot = slot;
   }
   for (auto& l : layout_) {
@@ -162,19 +200,24 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
     plan_iface(d, b.size(), true);
     I.bnds.push_back(d);
   }
-  I.arena = be.alloc(plan.size() * I.item);
+}
 
-
-  auto put = [&](std::size_t off, const std::vector<double>& v) {
+void System::put(std::size_t off, const std::vector<double>& v) {
+  Impl& I = *impl_;
     if (v.empty()) return;
     if (cfg_.precision == kernels::Precision::double_) {
-      be.upload(*I.arena, off * 8, v.data(), v.size() * 8);
+      be_.upload(*I.arena, off * 8, v.data(), v.size() * 8);
     } else {
       std::vector<float> f(v.begin(), v.end());
-      be.upload(*I.arena, off * 4, f.data(), f.size() * 4);
+      be_.upload(*I.arena, off * 4, f.data(), f.size() * 4);
     }
-  };
+  }
 
+// The metric terms into AoSoA panels, and whether each group is affine.
+void System::upload_geometry() {
+  Impl& I = *impl_;
+  const int nd = mesh_.ndims;
+  const bool visc = cfg_.phys.viscous();
   // Geometry into AoSoA panels (padding elements stay zero: their fluxes vanish).
   for (std::size_t g = 0; g < layout_.size(); ++g) {
     const auto& l = layout_[g];
@@ -199,6 +242,14 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
   if (visc && physics::ldg_one_sided(cfg_.phys))
     for (const auto& l : layout_) put(l.comm_fpts, std::vector<double>(std::size_t(l.nfpts) * l.ld, 0.0));
 
+}
+
+// The interfaces' normals, magnitudes and positions, and the index tables of their views;
+// returns the tables (uploaded by the constructor, once the gradient rows are planned).
+std::vector<int64_t> System::upload_interfaces() {
+  Impl& I = *impl_;
+  const int nd = mesh_.ndims, nv = cfg_.phys.nvars();
+  const bool visc = cfg_.phys.viscous();
   // Interface arrays and index tables.
   std::vector<int64_t> idx;
   auto view_ix = [&](const FacePoint& s, std::size_t base_of_group) {
@@ -250,9 +301,14 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
       d.cxl = table(b.left, comm);
     }
   }
+  return idx;
+}
+
+void System::plan_gradient_rows() {
+  Impl& I = *impl_;
   // Gradient rows read: one side's with one-sided LDG (both otherwise), and every boundary's.
   I.grad_rows.assign(layout_.size(), GradRows{});
-  if (visc) {
+  if (cfg_.phys.viscous()) {
     const int side = physics::ldg_one_sided(cfg_.phys);
     std::vector<std::vector<int>> rows(layout_.size());
     for (std::size_t g = 0; g < layout_.size(); ++g) rows[g].assign(std::size_t(layout_[g].neles_pad), 0);
@@ -271,18 +327,6 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
       I.grad_rows[g] = plan_grad_rows(rows[g], int64_t(I.soa), I.block[g] > 0);
   }
 
-  I.idx = be.alloc(std::max<std::size_t>(idx.size(), 1) * sizeof(int64_t));
-  if (!idx.empty()) be.upload(*I.idx, 0, idx.data(), idx.size() * sizeof(int64_t));
-  if (!ifs_.mpi.empty()) halo_ = std::make_unique<Halo>(*this, ifs_.mpi, *comm_);
-  I.nhalo.assign(layout_.size(), 0);
-  if (halo_ && part)
-    for (std::size_t g = 0; g < layout_.size(); ++g) {
-      const int64_t s = int64_t(I.soa);
-      I.nhalo[g] = std::min(layout_[g].neles_pad, (part->nhalo.at(g) + s - 1) / s * s);
-    }
-  double n = double(ndofs());
-  if (comm_) comm_->sum(&n, 1);
-  global_ndofs_ = int64_t(n);
 }
 
 bool System::uniform_metrics(std::size_t g) const { return impl_->affine.at(g); }

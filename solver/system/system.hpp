@@ -157,6 +157,16 @@ class System {
  private:
   System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg, const meshes::MeshPart* part,
          comm::Comm* comm);
+  // The constructor's steps, in order (system.cpp).
+  void build_operators_and_interfaces(const meshes::MeshPart* part);
+  void check_bcs() const;
+  void plan_groups(ArenaPlan& plan);
+  void plan_arrays(ArenaPlan& plan);
+  void upload_geometry();
+  std::vector<int64_t> upload_interfaces();
+  void plan_gradient_rows();
+  // Uploads host values (double) to the arena at `off`, in the run's precision.
+  void put(std::size_t off, const std::vector<double>& v);
   // Adds an RHS (uin >= 0) or a register pass to floor_so_far() (step_floor.cpp).
   void count_floor(int uin, int fout, const std::vector<RegisterKernel>& then, int passes = 0);
   struct Impl;
