@@ -11,11 +11,6 @@ namespace frmini::solver {
 
 namespace {
 
-using kernels::pointwise::ArgKind;
-using kernels::pointwise::Intent;
-using kernels::pointwise::Space;
-using kernels::pointwise::Spec;
-
 // What every fixed-step scheme shares: whole steps, landing exactly on a target time.
 class FixedStep : public Integrator {
  public:
@@ -176,6 +171,7 @@ class Rk45 : public Integrator {
 
   // The register update after stage i's RHS (which leaves the derivative in r2).
   System::RegisterKernel stage_update(int i, int r1, int r2, double dt) const {
+    using namespace kernels::pointwise;
     Spec s;
     s.name = "rkvdh2";
     s.space = Space::points;

@@ -82,6 +82,28 @@ struct System::Rhs {
     }
     return *it->second;
   }
+  // Kernel `name` over the internal (and periodic) faces' points: its arguments both sides'
+  // solution views, then what `more` adds.
+  template <class MakeSpec, class More>
+  void internal_faces(const std::string& name, MakeSpec make_spec, More more) {
+    const IfaceData& d = I.internal;
+    if (!d.n) return;
+    pointwise(name, make_spec, [&] {
+      std::vector<ArgValue> a{view(d.ixl), view(d.ixr)};
+      more(d, a);
+      return a;
+    }).launch(0, int64_t(d.n));
+  }
+  // Kernel `name` of every boundary (its BC's), made on first use, run at this RHS's time.
+  template <class MakeSpec, class MakeArgs>
+  void boundaries(const std::string& name, MakeSpec make_spec, MakeArgs make_args) {
+    for (std::size_t b = 0; b < I.bnds.size(); ++b) {
+      const IfaceData& bd = I.bnds[b];
+      auto& k = pointwise(name + std::to_string(b), [&] { return make_spec(bd); }, [&] { return make_args(bd); });
+      set_scalar(k, "t", t);
+      k.launch(0, int64_t(bd.n));
+    }
+  }
   // A chain step running an element kernel of group g.
   kernels::Backend::ChainStep step(Recorded& k, std::size_t g) const {
     k.note(0, layout(g).neles_pad);
@@ -207,27 +229,17 @@ void System::Rhs::solution_to_fpts(bool prepared) {
 
 // 2. The LDG common solution at internal faces and boundaries.
 void System::Rhs::common_solution() {
-  const auto& d = I.internal;
-  if (d.n)
-    pointwise("intconu", [&] { return physics::intconu(sys.cfg_.phys); },
-              [&] {
-                std::vector<ArgValue> a{view(d.ixl), view(d.ixr)};
-                if (one_sided >= 0) a.push_back(view(d.cxl));
-                if (one_sided <= 0) a.push_back(view(d.cxr));
-                return a;
-              })
-        .launch(0, int64_t(d.n));
-  for (std::size_t b = 0; b < I.bnds.size(); ++b) {
-    const auto& bd = I.bnds[b];
-    auto& k = pointwise("bcconu" + std::to_string(b),
-                        [&] { return physics::bcconu(sys.cfg_.phys, bd.bc.type, bd.bc.values); },
-                        [&] {
-                          return std::vector<ArgValue>{view(bd.ixl), view(bd.cxl), panel(bd.nrm, bd.n),
-                                                       panel(bd.ploc, bd.n), ArgValue::value(t)};
-                        });
-    set_scalar(k, "t", t);
-    k.launch(0, int64_t(bd.n));
-  }
+  internal_faces("intconu", [&] { return physics::intconu(sys.cfg_.phys); },
+                 [&](const IfaceData& d, std::vector<ArgValue>& a) {
+                   if (one_sided >= 0) a.push_back(view(d.cxl));
+                   if (one_sided <= 0) a.push_back(view(d.cxr));
+                 });
+  boundaries(
+      "bcconu", [&](const IfaceData& bd) { return physics::bcconu(sys.cfg_.phys, bd.bc.type, bd.bc.values); },
+      [&](const IfaceData& bd) {
+        return std::vector<ArgValue>{view(bd.ixl), view(bd.cxl), panel(bd.nrm, bd.n), panel(bd.ploc, bd.n),
+                                     ArgValue::value(t)};
+      });
   if (sys.halo_) sys.halo_->finish_conu();
 }
 
@@ -279,31 +291,20 @@ void System::Rhs::gradients() {
 
 // 4. The common normal fluxes at internal faces and boundaries.
 void System::Rhs::common_fluxes() {
-  const auto& d = I.internal;
-  if (d.n)
-    pointwise("intcflux", [&] { return physics::intcflux(sys.cfg_.phys); },
-              [&] {
-                std::vector<ArgValue> a{view(d.ixl), view(d.ixr)};
-                if (visc && one_sided >= 0) a.push_back(view(d.gxl, d.rsl));
-                if (visc && one_sided <= 0) a.push_back(view(d.gxr, d.rsr));
-                a.insert(a.end(), {panel(d.nrm, d.n), panel(d.magn, d.n)});
-                return a;
-              })
-        .launch(0, int64_t(d.n));
-  for (std::size_t b = 0; b < I.bnds.size(); ++b) {
-    const auto& bd = I.bnds[b];
-    auto& k = pointwise("bccflux" + std::to_string(b),
-                        [&] { return physics::bccflux(sys.cfg_.phys, bd.bc.type, bd.bc.values); },
-                        [&] {
-                          std::vector<ArgValue> a{view(bd.ixl)};
-                          if (visc) a.push_back(view(bd.gxl, bd.rsl));
-                          a.insert(a.end(), {panel(bd.nrm, bd.n), panel(bd.magn, bd.n),
-                                             panel(bd.ploc, bd.n), ArgValue::value(t)});
-                          return a;
-                        });
-    set_scalar(k, "t", t);
-    k.launch(0, int64_t(bd.n));
-  }
+  internal_faces("intcflux", [&] { return physics::intcflux(sys.cfg_.phys); },
+                 [&](const IfaceData& d, std::vector<ArgValue>& a) {
+                   if (visc && one_sided >= 0) a.push_back(view(d.gxl, d.rsl));
+                   if (visc && one_sided <= 0) a.push_back(view(d.gxr, d.rsr));
+                   a.insert(a.end(), {panel(d.nrm, d.n), panel(d.magn, d.n)});
+                 });
+  boundaries(
+      "bccflux", [&](const IfaceData& bd) { return physics::bccflux(sys.cfg_.phys, bd.bc.type, bd.bc.values); },
+      [&](const IfaceData& bd) {
+        std::vector<ArgValue> a{view(bd.ixl)};
+        if (visc) a.push_back(view(bd.gxl, bd.rsl));
+        a.insert(a.end(), {panel(bd.nrm, bd.n), panel(bd.magn, bd.n), panel(bd.ploc, bd.n), ArgValue::value(t)});
+        return a;
+      });
   if (sys.halo_) sys.halo_->finish_cflux();
 }
 
