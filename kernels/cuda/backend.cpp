@@ -7,6 +7,7 @@
 
 #include "kernels/backends.hpp"
 #include "kernels/cache.hpp"
+#include "kernels/cuda/device.hpp"
 #include "kernels/cuda/driver.hpp"
 #include "kernels/cuda/matmul_providers.hpp"
 #include "kernels/matmul/analysis.hpp"
@@ -40,22 +41,8 @@ CUfunction CudaModule::function(const std::string& name) const {
 }
 
 CudaBackend::CudaBackend(const BackendOptions& opts) : d_(cuda::driver()), opts_(opts) {
-  int count = 0;
-  d_.check(d_.DeviceGetCount(&count), "cuDeviceGetCount");
-  if (opts.device < 0 || opts.device >= count)
-    throw UserError("cuda: device " + std::to_string(opts.device) + " does not exist (" +
-                    std::to_string(count) + " found)");
-  d_.check(d_.DeviceGet(&dev_, opts.device), "cuDeviceGet");
-  char buf[256] = {};
-  d_.check(d_.DeviceGetName(buf, sizeof buf, dev_), "cuDeviceGetName");
-  devname_ = buf;
-  int maj = 0, min = 0;
-  d_.DeviceGetAttribute(&maj, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, dev_);
-  d_.DeviceGetAttribute(&min, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, dev_);
-  arch_ = maj * 10 + min;
-  int l2 = 0;
-  d_.DeviceGetAttribute(&l2, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, dev_);
-  l2_bytes_ = std::size_t(std::max(l2, 0));
+  const DeviceInfo info = open_device(d_, opts.device);
+  dev_ = info.dev, devname_ = info.name, arch_ = info.arch, l2_bytes_ = info.l2_bytes;
   // The primary context is the one the CUDA runtime (inside cuBLAS) uses too.
   d_.check(d_.DevicePrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain");
   d_.check(d_.CtxSetCurrent(ctx_), "cuCtxSetCurrent");
@@ -133,42 +120,6 @@ std::vector<double> CudaBackend::time_runs(const std::function<void()>& enqueue,
   d_.EventDestroy(e0);
   d_.EventDestroy(e1);
   return out;
-}
-
-const Bandwidth& CudaBackend::bandwidth() {
-  if (bw_) return *bw_;
-  std::string desc = device_description();
-  std::string key = "bandwidth/cuda-" + matmul::hex64(matmul::fnv1a(desc.data(), desc.size()));
-  if (auto s = cache_read(key)) {
-    std::istringstream in(*s);
-    Bandwidth b;
-    if (in >> b.copy_gbs >> b.triad_gbs) return *(bw_ = b);
-  }
-  // STREAM copy and triad on 2^25 doubles per array (256 MiB): far above any L2.
-  const std::size_t n = std::size_t(1) << 25;
-  auto mod = std::static_pointer_cast<CudaModule>(compile(
-      "extern \"C\" __global__ void bw_copy(long n, const double* __restrict__ a,"
-      " double* __restrict__ c)\n"
-      "{ long i = blockIdx.x*(long)blockDim.x + threadIdx.x; if (i < n) c[i] = a[i]; }\n"
-      "extern \"C\" __global__ void bw_triad(long n, double* __restrict__ a,"
-      " const double* __restrict__ b, const double* __restrict__ c, double s)\n"
-      "{ long i = blockIdx.x*(long)blockDim.x + threadIdx.x; if (i < n) a[i] = b[i] + s*c[i]; }\n"));
-  auto a = alloc(n * 8), b = alloc(n * 8), c = alloc(n * 8);
-  CUdeviceptr pa = ptr(*a), pb = ptr(*b), pc = ptr(*c);
-  long ln = long(n);
-  double s = 3.0;
-  CUfunction fc = mod->function("bw_copy"), ft = mod->function("bw_triad");
-  void* copy_args[] = {&ln, &pa, &pc};
-  void* triad_args[] = {&ln, &pa, &pb, &pc, &s};
-  std::size_t grid = (n + 255) / 256;
-  auto best = [](std::vector<double> t) { return *std::min_element(t.begin(), t.end()); };
-  double tc = best(time_runs([&] { launch(fc, grid, 256, 1, copy_args); }, 2, 10));
-  double tt = best(time_runs([&] { launch(ft, grid, 256, 1, triad_args); }, 2, 10));
-  Bandwidth bw{2.0 * 8.0 * double(n) / tc * 1e-9, 3.0 * 8.0 * double(n) / tt * 1e-9};
-  char text[64];
-  std::snprintf(text, sizeof text, "%.3f %.3f\n", bw.copy_gbs, bw.triad_gbs);
-  cache_write(key, text);
-  return *(bw_ = bw);
 }
 
 std::vector<std::shared_ptr<matmul::Provider>> CudaBackend::matmul_providers() {

@@ -24,7 +24,7 @@
 #include "solver/cli/args.hpp"
 #include "solver/cli/bench.hpp"
 #include "solver/comm/comm.hpp"
-#include "solver/run/case.hpp"
+#include "solver/case/case.hpp"
 
 namespace frmini::cli {
 

@@ -26,7 +26,7 @@
 #include "solver/cli/bench.hpp"
 #include "solver/integrators/integrator.hpp"
 #include "solver/physics/physics.hpp"
-#include "solver/run/case.hpp"
+#include "solver/case/case.hpp"
 #include "solver/system/step_floor.hpp"
 
 namespace frmini::cli {

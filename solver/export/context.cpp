@@ -10,7 +10,7 @@
 #include "operators/error.hpp"
 #include "solver/config/config.hpp"
 #include "solver/export/export.hpp"
-#include "solver/run/case.hpp"
+#include "solver/case/case.hpp"
 
 namespace frmini::solver::exporter {
 
@@ -43,7 +43,7 @@ meshes::Mesh case_mesh(const SolutionFile& s, const config::Config& c, const std
                   " does not exist (use --mesh)");
 }
 
-// The physics as solver/run/case.cpp reads it (the mesh is not rebuilt for this).
+// The physics as solver/case/case.cpp reads it (the mesh is not rebuilt for this).
 void fill_physics(SolutionContext& ctx, const config::Config& c) {
   ctx.constants = c.constants();
   auto& ph = ctx.phys;

@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "solver/config/expression.hpp"
-#include "solver/run/case.hpp"
+#include "solver/case/case.hpp"
 #include "solver/system/system.hpp"
 
 namespace frmini::solver {

@@ -9,7 +9,7 @@
 
 #include "operators/error.hpp"
 #include "solver/plugins/plugins_internal.hpp"
-#include "solver/run/distributed.hpp"
+#include "solver/case/distributed.hpp"
 
 namespace frmini::solver {
 

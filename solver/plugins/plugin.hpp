@@ -15,7 +15,7 @@
 
 #include "kernels/backend.hpp"
 #include "solver/integrators/integrator.hpp"
-#include "solver/run/case.hpp"
+#include "solver/case/case.hpp"
 #include "solver/system/system.hpp"
 
 namespace frmini::solver {

@@ -9,8 +9,8 @@
 
 #include "solver/plugins/history.hpp"
 #include "solver/plugins/plugin.hpp"
-#include "solver/run/case.hpp"
-#include "solver/run/distributed.hpp"
+#include "solver/case/case.hpp"
+#include "solver/case/distributed.hpp"
 
 namespace frmini::solver {
 

@@ -13,7 +13,7 @@
 #include "solver/io/solution_file.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/plugins/time_average.hpp"
-#include "solver/run/distributed.hpp"
+#include "solver/case/distributed.hpp"
 
 namespace frmini::solver {
 

@@ -9,7 +9,7 @@
 
 #include "solver/plugins/history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
-#include "solver/run/distributed.hpp"
+#include "solver/case/distributed.hpp"
 #include "solver/system/step_floor.hpp"
 
 namespace frmini::solver {

@@ -15,7 +15,7 @@
 
 #include "solver/io/solution_file.hpp"
 #include "solver/plugins/plugins_internal.hpp"
-#include "solver/run/distributed.hpp"
+#include "solver/case/distributed.hpp"
 
 namespace frmini::solver {
 

@@ -10,7 +10,7 @@
 #include "operators/error.hpp"
 #include "solver/plugins/plugin.hpp"
 #include "solver/run/cfl.hpp"
-#include "solver/run/distributed.hpp"
+#include "solver/case/distributed.hpp"
 #include "solver/run/signals.hpp"
 #include "solver/physics/host.hpp"
 

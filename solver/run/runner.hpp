@@ -10,7 +10,7 @@
 
 #include "solver/integrators/integrator.hpp"
 #include "solver/io/solution_file.hpp"
-#include "solver/run/case.hpp"
+#include "solver/case/case.hpp"
 
 namespace frmini::solver {
 

@@ -5,7 +5,7 @@
 #include <string>
 
 #include "kernels/backend.hpp"
-#include "solver/run/case.hpp"
+#include "solver/case/case.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/support/backends.hpp"
 

@@ -1,4 +1,4 @@
-#include "solver/run/distributed.hpp"
+#include "solver/case/distributed.hpp"
 
 #include <algorithm>
 #include <cstring>

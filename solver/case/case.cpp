@@ -1,4 +1,4 @@
-#include "solver/run/case.hpp"
+#include "solver/case/case.hpp"
 
 #include <unistd.h>
 
