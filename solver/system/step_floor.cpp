@@ -16,14 +16,18 @@ StepFloor rhs_floor(const System& sys, std::size_t itemsize) {
     const double rows = sys.uniform_metrics(g) ? 1.0 : double(l.nupts);
     f.geometry += double(l.neles) * rows * double(nd * nd + 1) * item;
   }
-  // Per side of a flux point: its solution read and common flux written; NS: its gradient read,
-  // its common solution written after both sides' solutions were read (a second pass).
-  const double side = double(2 * nv + (visc ? nd * nv + 2 * nv : 0));
-  const double normal = double(nd + 1);  // unit normal and |pnorm|, read once a point
+  // Per side of a flux point: its solution read and its common flux written; Navier-Stokes
+  // adds a second pass (the LDG common solution) reading the solution again. One-sided LDG
+  // (beta = +-1/2) writes that common solution, and reads the gradient, on one side of an
+  // internal face only; a boundary or a face shared with another part has one side here.
+  const double side = double(2 * nv + (visc ? nv : 0));
+  const double ldg = visc ? double(nv + nd * nv) : 0.0;  // common solution written, gradient read
+  const double normal = double(nd + 1);                    // unit normal and |pnorm|, read once
+  const double internal_ldg_sides = physics::ldg_one_sided(sys.config().phys) ? 1.0 : 2.0;
   const auto& ifs = sys.interfaces();
-  f.interfaces += double(ifs.internal.size()) * (2 * side + normal) * item;
-  for (const auto& b : ifs.boundaries) f.interfaces += double(b.size()) * (side + normal) * item;
-  for (const auto& m : ifs.mpi) f.interfaces += double(m.size()) * (side + normal) * item;
+  f.interfaces += double(ifs.internal.size()) * (2 * side + internal_ldg_sides * ldg + normal) * item;
+  for (const auto& b : ifs.boundaries) f.interfaces += double(b.size()) * (side + ldg + normal) * item;
+  for (const auto& m : ifs.mpi) f.interfaces += double(m.size()) * (side + ldg + normal) * item;
   return f;
 }
 

@@ -9,7 +9,9 @@
 //               element, every solution point of a curved one;
 //   interfaces  at every flux point of a face: each side's solution read and its common flux
 //               written, the normal and its magnitude read; Navier-Stokes adds each side's
-//               gradient read and its common solution read and written (LDG).
+//               solution read again for the LDG common solution, and the common solution
+//               written and the gradient read on both sides (one side with one-sided LDG,
+//               beta = +-1/2, the default).
 // Not counted: what the RHS keeps between its passes (the solution at the flux points, the
 // fluxes at the solution points, the gradients), so measured / floor says how far the
 // unfused pipeline and its kernels are from the bytes no arrangement avoids.

@@ -55,12 +55,19 @@ TEST_CASE("the floor of an RK4 Navier-Stokes step on an affine hex box, counted 
   // write s and acc; the last reads and writes s and acc.
   const double passes = 3 + 5 + 5 + 4;
   const double geometry = stages * neles * (nd * nd + 1) * item;
-  const double side = 2 * nv + nd * nv + 2 * nv;  // flux, gradient, LDG common solution
-  const double interfaces = stages * (81 * 9) * (2 * side + nd + 1) * item;
-  const auto f = one_step(mesh, cfg, "rk4");
-  CHECK(f.registers == passes * reg);
-  CHECK(f.geometry == geometry);
-  CHECK(f.interfaces == interfaces);
+  // A face point: both sides' u read twice (common solution, common flux) and their common
+  // flux written; the LDG common solution written and the gradient read on one side at the
+  // default beta = 1/2, on both at beta = 0; the normal and its magnitude.
+  for (double beta : {0.5, 0.0}) {
+    INFO("ldg-beta " << beta);
+    cfg.phys.ldg_beta = beta;
+    const double ldg_sides = beta == 0.0 ? 2 : 1;
+    const double point = 2 * (3 * nv) + ldg_sides * (nv + nd * nv) + nd + 1;
+    const auto f = one_step(mesh, cfg, "rk4");
+    CHECK(f.registers == passes * reg);
+    CHECK(f.geometry == geometry);
+    CHECK(f.interfaces == stages * (81 * 9) * point * item);
+  }
 }
 
 TEST_CASE("the floor of an RK45 Euler step on a curved quad box, counted by hand") {
