@@ -6,6 +6,7 @@
 // first, the rest while the messages travel).
 #include <algorithm>
 #include <functional>
+#include <stdexcept>
 
 #include "kernels/matmul/analysis.hpp"
 #include "solver/system/halo.hpp"
