@@ -52,10 +52,13 @@ int register_passes(int uin, int fout, const std::vector<System::RegisterKernel>
 
 void System::count_floor(int uin, int fout, const std::vector<RegisterKernel>& then, int passes) {
   Impl& I = *impl_;
-  if (!I.floor_ready) I.floor_rhs = rhs_floor(*this, I.item), I.floor_ready = true;
+  if (!I.floor_ready) {
+    I.floor_rhs = rhs_floor(*this, I.item);
+    I.floor_reg_bytes = double(ndofs() * nvars()) * double(I.item);
+    I.floor_ready = true;
+  }
   if (uin >= 0) I.floor += I.floor_rhs;
-  const double reg_bytes = double(ndofs() * nvars()) * double(I.item);
-  I.floor.registers += double(passes + register_passes(uin, fout, then)) * reg_bytes;
+  I.floor.registers += double(passes + register_passes(uin, fout, then)) * I.floor_reg_bytes;
 }
 
 StepFloor System::floor_so_far() const { return impl_->floor; }

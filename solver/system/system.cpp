@@ -7,7 +7,6 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "kernels/matmul/analysis.hpp"
 #include "operators/error.hpp"
 
 namespace frmini::solver {

@@ -106,6 +106,7 @@ struct System::Impl {
   std::vector<int64_t> nhalo;
   // The floor so far (System::floor_so_far), and one RHS's bytes beyond its registers.
   StepFloor floor, floor_rhs;
+  double floor_reg_bytes = 0;  // one register's values of real elements, in bytes
   bool floor_ready = false;
 };
 
