@@ -1,5 +1,7 @@
 // frmini run / frmini restart: a case file (TOML) to a finished run with its report.
+#include <cstdio>
 #include <iostream>
+#include <sstream>
 
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
@@ -47,6 +49,24 @@ std::vector<solver::Override> overrides(const Args& a, std::string& text) {
   return o;
 }
 
+// A restart continues the run as it was made: the precision, order and matmul provider its
+// command line chose (recorded in the solution file as "--precision single ...") apply again
+// unless this command line names them. The backend is left to this command line: the machine
+// may have changed (a run begun on a GPU node, continued on a workstation).
+void reapply_recorded(const Args& a, const std::string& recorded, std::vector<solver::Override>& ov,
+                      std::string& flags, std::string& note) {
+  std::istringstream in(recorded);
+  std::string flag, value;
+  while (in >> flag >> value) {
+    const std::string name = flag.rfind("--", 0) == 0 ? flag.substr(2) : flag;
+    const char* key = name == "precision" ? "precision" : name == "order" ? "order" : name == "matmul" ? "matmul" : nullptr;
+    if (!key || a.given(name)) continue;
+    ov.push_back({name == "order" ? "solver" : "backend", key, value, flag});
+    flags += std::string(flags.empty() ? "" : " ") + flag + " " + value;
+    note += std::string(note.empty() ? "" : " ") + flag + " " + value;
+  }
+}
+
 int run(const std::vector<std::string>& argv, bool restart) {
   // --help-config needs no case file.
   for (const auto& s : argv)
@@ -64,16 +84,20 @@ int run(const std::vector<std::string>& argv, bool restart) {
   o.flags = flags;
   if (a.given("steps")) o.max_steps = a.get_int("steps", 0, 1L << 50);
   solver::exporter::register_export_plugin();
-  solver::Case k = solver::load_case(a.get("case"), ov);
   solver::SolutionFile sf;
   if (restart) {
     sf = solver::read_solution(a.get("solution"));
     if (sf.variables != "conserved")
       throw UserError(a.get("solution") + ": holds time averages (" + sf.variables +
                       "), not a solution to restart from");
+    std::string note;
+    reapply_recorded(a, sf.flags, ov, o.flags, note);
+    if (!note.empty() && !o.quiet && solver::comm::world().rank() == 0)
+      std::printf("frmini: restart: %s, as the solution file records\n", note.c_str());
     o.restart = &sf;
     o.restart_path = a.get("solution");
   }
+  solver::Case k = solver::load_case(a.get("case"), ov);
   auto& comm = solver::comm::world();
   try {
     solver::run_case(k, o);

@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # Restart exactness: N steps, restart, M steps gives the same solution, bit for bit, as N+M
-# steps in one run (same backend and precision). usage: restart-exact.sh FRMINI CASE N M
+# steps in one run (same backend and precision). usage: restart-exact.sh FRMINI CASE N M [FLAGS]
+# FLAGS (e.g. "--precision single") go to the runs but not to the restart, which must take them
+# from the solution file.
 set -euo pipefail
-frmini=$1 case=$2 n=$3 m=$4
+frmini=$1 case=$2 n=$3 m=$4 flags=${5:-}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/a" "$work/b"
 cp "$case" "$work/a/case.toml"
 cp "$case" "$work/b/case.toml"
 export FRMINI_CACHE_DIR="$work/cache"   # one tuning cache: both runs pick the same kernels
-( cd "$work/a" && "$frmini" run case.toml --steps $((n + m)) --quiet >/dev/null )
-( cd "$work/b" && "$frmini" run case.toml --steps "$n" --quiet >/dev/null )
+( cd "$work/a" && "$frmini" run case.toml --steps $((n + m)) $flags --quiet >/dev/null )
+( cd "$work/b" && "$frmini" run case.toml --steps "$n" $flags --quiet >/dev/null )
 mid=$(ls "$work/b/out" | grep -v '^s-0.0000' | grep '\.h5$' | head -1)
 ( cd "$work/b" && "$frmini" restart case.toml "out/$mid" --steps "$m" --quiet >/dev/null )
 final=$(ls "$work/a/out" | grep '\.h5$' | sort | tail -1)
