@@ -6,14 +6,24 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <fstream>
+#include <map>
 #include <string>
 
 namespace frmini::fuzz {
 
-// The extension matters: the Gmsh importer picks its format by it.
+// The extension matters: the Gmsh importer picks its format by it. The file is removed when
+// the process ends (every input of a run rewrites the same one).
 inline std::string temp_path(const std::string& ext) {
-  return "/tmp/frmini-fuzz-" + std::to_string(::getpid()) + ext;
+  struct Removed {
+    std::string path;
+    ~Removed() { std::remove(path.c_str()); }
+  };
+  static std::map<std::string, Removed> made;
+  Removed& r = made[ext];
+  if (r.path.empty()) r.path = "/tmp/frmini-fuzz-" + std::to_string(::getpid()) + ext;
+  return r.path;
 }
 
 inline std::string write_temp(const uint8_t* data, size_t size, const std::string& ext) {

@@ -11,6 +11,7 @@
 #include "operators/error.hpp"
 #include "solver/plugins/history.hpp"
 #include "tests/frmini_catch.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 using frmini::UserError;
 using frmini::solver::HistoryFile;
@@ -25,9 +26,7 @@ std::string slurp(const fs::path& p) {
 }
 void put(const fs::path& p, const std::string& text) { std::ofstream(p, std::ios::binary) << text; }
 fs::path scratch(const char* name) {
-  auto d = fs::temp_directory_path() / ("frmini-history-" + std::to_string(::getpid()));
-  fs::create_directories(d);
-  return d / name;
+  return frmini::test::scratch_dir("frmini-history") / name;
 }
 }  // namespace
 
@@ -90,5 +89,4 @@ TEST_CASE("a restart refuses a history with another header and leaves it", "[his
   h.open(p, "step,t,x", 7, 500, "test");
   h.close();
   CHECK(slurp(p) == "step,t,x\n");
-  fs::remove_all(p.parent_path());
 }

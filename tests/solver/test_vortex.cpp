@@ -17,6 +17,7 @@
 #include "tests/frmini_catch.hpp"
 #include "tests/solver/vortex.hpp"
 #include "tests/support/box_mesh.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 using namespace frmini;
 
@@ -26,8 +27,7 @@ meshes::Mesh vortex_mesh(const std::string& etype, int n) {
   if (etype == "quad") return test::make_box("quad", n, -10, 10, {true, true, false});
   // Built-in generators: a box [0, 20]^2 (x [0, h] in z), shifted to [-10, 10]^2 below.
   namespace fs = std::filesystem;
-  auto dir = fs::temp_directory_path() / ("frmini-vx-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = test::scratch_dir("frmini-vx");
   meshes::GeneratorOptions g;
   g.name = "box-" + etype;
   g.out = (dir / (etype + std::to_string(n) + ".msh")).string();

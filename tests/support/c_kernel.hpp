@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "kernels/pointwise/render.hpp"
+#include "tests/support/scratch_dir.hpp"
 
 namespace frmini::test {
 
@@ -27,8 +28,7 @@ using CFn = void (*)(int64_t, int64_t, const CArg*);
 
 inline CFn compile_c(const std::string& src, const std::string& name, const std::string& stem) {
   namespace fs = std::filesystem;
-  auto dir = fs::temp_directory_path() / ("frmini-ck-" + std::to_string(::getpid()));
-  fs::create_directories(dir);
+  const fs::path dir = scratch_dir("frmini-ck");
   // dlopen returns the already-loaded library for a path it has seen: every build gets a
   // fresh name.
   static int serial = 0;
