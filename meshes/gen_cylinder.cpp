@@ -8,7 +8,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <numbers>
+#include <sstream>
+#include <string>
 
 #include "meshes/gen_internal.hpp"
 #include "operators/error.hpp"
@@ -78,6 +81,12 @@ int cells_for(double h0, int n_def, double len_def, double len) {
   return std::max(1, int(std::lround(std::log1p(len * (r - 1) / h0) / std::log(r))));
 }
 
+std::string num(double v) {
+  std::ostringstream o;
+  o << std::setprecision(4) << v;
+  return o.str();
+}
+
 double domain_length(double given, double def, const char* option) {
   if (given == 0) return def;
   if (!(given >= 2 && given <= 1000))
@@ -133,10 +142,22 @@ void build_cylinder(const GeneratorOptions& o, bool three_d) {
   // Square sides as seen from the O-grid block k, oriented counter-clockwise around the origin.
   const int side[4] = {H[1][1], V[2][1], -H[1][2], -V[1][1]};
 
-  // Gradings: O-grid cells start square at the wall; outer blocks start at the square's cell
-  // size and grow outwards.
-  const double h_wall = 2 * std::numbers::pi * R / ncirc;
-  const double r_rad = ratio(h_wall, nrad, A * std::sqrt(2.0) - R);
+  // Gradings: O-grid cells start square at the wall on the diagonals, or --wall-cell thick
+  // on the axes; outer blocks start at the square's cell size and grow outwards. The O-grid
+  // blocks are transfinite, so every radial line has the diagonals' spacing in proportion to
+  // its length: 1 on the axes, sqrt(2) A - R on the diagonals.
+  const double diag = A * std::sqrt(2.0) - R;
+  double h_wall = 2 * std::numbers::pi * R / ncirc;
+  if (o.wall_cell != 0) {
+    if (!(o.wall_cell > 0 && o.wall_cell <= (A - R) / nrad))
+      throw UserError("mesh: --wall-cell must be in (0, " + num((A - R) / nrad) + "] diameters for " +
+                      std::to_string(nrad) + " radial cells (at most uniform cells)");
+    h_wall = o.wall_cell * diag / (A - R);
+  }
+  const double r_rad = ratio(h_wall, nrad, diag);
+  if (r_rad > 1.5)
+    throw UserError("mesh: the O-grid's radial cells would grow by " + num(r_rad) +
+                    " from one to the next (over 1.5): give more --nradial cells or a thicker --wall-cell");
   const double r_left = ratio(h_sq, nleft, -A - XMIN), r_wake = ratio(h_sq, nwake, XMAX - A);
   const double r_side = ratio(h_sq, nside, YMAX - A);
 

@@ -26,6 +26,10 @@ struct GeneratorOptions {
   // x = downstream, sides at y = +-half_height (0: 9, 25, 9). The cell counts beyond the O-grid
   // follow the lengths, so the cell sizes near the cylinder and the growth ratios stay.
   double upstream = 0, downstream = 0, half_height = 0;
+  // Cylinders: the O-grid's first cell at the wall, its radial height in diameters where the
+  // grid lines run along the axes (at 0, 90, 180 and 270 degrees; 1.62 times that on the
+  // diagonals). 0: cells square at the wall on the diagonals, pi/ncirc x 0.62.
+  double wall_cell = 0;
 };
 
 struct GeneratorInfo {

@@ -56,6 +56,7 @@ meshes::Mesh load_mesh(const config::Config& c, std::string& source) {
     else if (k == "upstream") g.upstream = num();
     else if (k == "downstream") g.downstream = num();
     else if (k == "half-height") g.half_height = num();
+    else if (k == "wall-cell") g.wall_cell = num();
     else throw UserError(w + ": unknown generator option (see frmini mesh --help)");
   }
   fs::path dir = fs::temp_directory_path() / ("frmini-mesh-" + std::to_string(::getpid()));

@@ -37,6 +37,8 @@ int run_mesh(const std::vector<std::string>& argv) {
       .option("downstream", "L", "cylinders: outflow boundary at x = L diameters (default: 25)")
       .option("half-height", "H", "cylinders: side boundaries at y = +-H diameters (default: 9); "
               "cell counts follow the lengths, keeping the cell sizes near the wall and the growth ratios")
+      .option("wall-cell", "H", "cylinders: the first cell's radial height at the wall in diameters, on the "
+              "axes (default: cells square at the wall on the diagonals, 0.0303 at 64 cells around)")
       .flag("mixed", "cylinder2d: triangles in the far field (quads stay around the wall)")
       .option("msh-version", "V", "MSH format written: 4.1 or 2.2", "4.1")
       .flag("binary", "write binary MSH")
@@ -66,6 +68,7 @@ int run_mesh(const std::vector<std::string>& argv) {
   o.upstream = length("upstream");
   o.downstream = length("downstream");
   o.half_height = length("half-height");
+  o.wall_cell = length("wall-cell");
   o.scale = a.get_double("scale");
   o.mixed = a.flag("mixed");
   o.msh_version = a.get("msh-version");

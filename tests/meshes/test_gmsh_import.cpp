@@ -290,6 +290,31 @@ TEST_CASE("cylinder domain options: lengths, the same cells near the wall, count
   CHECK(std::abs(len - 16.5) < 1e-6);
 }
 
+// The O-grid's first cell at the wall: on the axes, its radial height is --wall-cell exactly
+// (the blocks are transfinite: every radial line is spaced as the diagonals, in proportion),
+// and by default pi/ncirc x (A - R)/(sqrt(2) A - R), square on the diagonals.
+TEST_CASE("cylinder wall cell: the first cell's height at the wall on the axes", "[meshes][gmsh]") {
+  GeneratorOptions o;
+  o.name = "cylinder2d";
+  o.scale = 0.5;  // 32 cells around the wall, 10 radially
+  o.order = 1;    // corner nodes only: the first node off the wall is the cell's far corner
+  auto first_height = [&](const Mesh& m) {
+    double y = 1e300;  // along x = 0 above the wall (90 degrees; Gmsh places nodes to ~1e-7)
+    for (const auto& g : m.groups)
+      for (std::size_t i = 0; i + 1 < g.nodes.size(); i += 2)
+        if (std::abs(g.nodes[i]) < 1e-6 && g.nodes[i + 1] > 0.5 + 1e-6) y = std::min(y, g.nodes[i + 1]);
+    return y - 0.5;
+  };
+  const Mesh square = generate_and_import(o);
+  const double dflt = std::numbers::pi / 32 * 1.0 / (1.5 * std::sqrt(2.0) - 0.5);
+  CHECK(std::abs(first_height(square) - dflt) < 1e-6);
+  o.wall_cell = 0.01;
+  const Mesh thin = generate_and_import(o);
+  CHECK(std::abs(first_height(thin) - 0.01) < 1e-6);
+  CHECK(counts(thin) == counts(square));  // the same cells, graded otherwise
+  CHECK(std::abs(volume(thin) - volume(square)) < 1e-9 * volume(square));
+}
+
 TEST_CASE("a hand-written MSH 2.2 file with quads and triangles", "[meshes][gmsh]") {
   Mesh m = build_mesh(read_gmsh(data("mixed_2d.msh")));
   CHECK(counts(m) == std::map<std::string, int64_t>{{"quad", 1}, {"tri", 2}});
