@@ -45,7 +45,9 @@ std::string prelude(Dialect d, Precision p, std::size_t soa) {
            // Element kernels' look-ahead (prefetch_rows): rows ahead, and the longest range
            // it serves (elements; a register kernel in a chain counts nvars per element).
            "#define PF_ROWS 2\n"
-           "#define PF_MAX_ELES 2048\n";
+           "#define PF_MAX_ELES 2048\n"
+           // Interface kernels' look-ahead (prefetch_chunks): chunks of SOA_S points ahead.
+           "#define PF_CHUNKS 4\n";
       break;
     case Dialect::opencl:
       if (p == Precision::double_) o << "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n";
@@ -241,6 +243,30 @@ std::string prefetch_rows(const Spec& s) {
   return "    if (_ie - _ib <= PF_MAX_ELES && _i + PF_ROWS < NPTS) {\n" + o.str() + "    }\n";
 }
 
+// Interface kernels walk their points in chunks of SOA_S whose views jump from one element's
+// flux points to another's: the hardware prefetchers cannot follow, and each chunk would start
+// with a wait on memory per view row. So each chunk prefetches the lines of the chunk
+// PF_CHUNKS ahead (its first offset per row: one 64-byte line of SOA_S values; a chunk in two
+// pieces gets its first piece's line).
+std::string prefetch_chunks(const Spec& s) {
+  std::ostringstream o;
+  for (const auto& g : s.args) {
+    if (g.kind != ArgKind::view) continue;
+    const std::string& n = g.name;
+    const int w = g.intent == Intent::in ? 0 : 1;
+    for (int a = 0; a < extent_a(g); ++a)
+      for (int b = 0; b < extent_b(g); ++b) {
+        o << "      __builtin_prefetch(&" << n << "_p[" << n << "_ix[_jp]";
+        if (a) o << " + " << a << "*" << n << "_rs[_jp]";
+        if (b) o << " + " << b << "*SOA_S";
+        o << "], " << w << ", 3);\n";
+      }
+  }
+  if (o.str().empty()) return "";
+  return "    if (_j0 + PF_CHUNKS*SOA_S < _ie) {\n      const int64_t _jp = _j0 + PF_CHUNKS*SOA_S;\n" + o.str() +
+         "    }\n";
+}
+
 }  // namespace
 
 std::vector<Slot> slots(const Spec& spec) {
@@ -402,7 +428,8 @@ std::string render(const Spec& s, Dialect d, Precision p, std::size_t soa) {
           << "].p;\n"
              "  for (int64_t _j0 = _ib - _ib % SOA_S; _j0 < _ie; _j0 += SOA_S) {\n"
              "    const int _full = _j0 >= _ib && _j0 + SOA_S <= _ie;\n"
-             "    const unsigned char* _c = _fast + (_j0 / SOA_S)*"
+          << prefetch_chunks(s)
+          << "    const unsigned char* _c = _fast + (_j0 / SOA_S)*"
           << c_chunk_record(s) << ";\n"
              "    if (_full && _c[0] == 1) {\n"
              "      #pragma GCC ivdep\n"
