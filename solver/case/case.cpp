@@ -69,7 +69,14 @@ meshes::Mesh load_mesh(const config::Config& c, std::string& source) {
       fs::remove_all(d, ec);
     }
   } cleanup{dir};
-  meshes::generate_mesh(g);
+  try {
+    meshes::generate_mesh(g);
+  } catch (const UserError& e) {
+    // The generator speaks of its command-line options; here they came from the case file.
+    std::string what = e.what();
+    if (what.rfind("mesh: ", 0) == 0) what = what.substr(6);
+    throw UserError(c.filename() + ": [mesh.options]: " + what);
+  }
   return meshes::build_mesh(meshes::read_gmsh(g.out));
 }
 
