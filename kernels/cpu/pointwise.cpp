@@ -77,7 +77,7 @@ class CpuPointwise : public PointwiseKernel {
     // Inside a chain's region, or too little work to wake a second thread for: on the calling
     // thread. Small cases (the 2D vortex: 6,400 points, a step in 0.3 ms) then open no OpenMP
     // region at all, and a machine whose other cores are busy cannot make every kernel wait
-    // for a descheduled team member (150 ms a step instead of 0.5 ms, issue 13).
+    // for a descheduled team member (150 ms a step instead of 0.5 ms).
     const int64_t npts = spec_.space == Space::points ? 1 : points_per_element_;
     if (omp_in_parallel() || (end - begin) * npts < kSerialWork) {
       fn_(begin, end, a);

@@ -1,5 +1,5 @@
 // A plugin's CSV history (forces, integrals, timings) written as the run goes, so that a run
-// can be watched while it lasts and a kill loses only the last few rows (issue 18):
+// can be watched while it lasts and a kill loses only the last few rows:
 //  - the file is (re)written with its header and any kept rows at the first flush, which the
 //    runner asks for once every plugin has started, then appended to; rows wait in memory until flush(), which writes them with one write(2), so
 //    the file only ever grows by whole rows;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Histories written as the run goes and continued by restarts, and status lines in batch logs
-# (issue 18, docs/reliability.md), on a coarse 2D cylinder (configs/cylinder2d-re100.toml at
+# (docs/reliability.md), on a coarse 2D cylinder (configs/cylinder2d-re100.toml at
 # scale 0.25, order 1: about 6000 steps/s on 2 cores).
 #  kill     kill -9 a run after at least two flushes (flushsteps = 5): every history reads as
 #           CSV, holds whole rows only, every step up to the last flush, and matches a run

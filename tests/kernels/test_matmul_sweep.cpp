@@ -1,4 +1,4 @@
-// The full correctness matrix (issue 3): every operator (4 element types x orders 1-6 x 5
+// The full correctness matrix: every operator (4 element types x orders 1-6 x 5
 // operators) x float/double x beta in {0, 1, 0.5} x n in {1, 31, 33, 1000, 4099}, padded
 // leading dimensions and offsets: generated, blas and xsmm (where it accepts) equal the
 // reference. One test case per element type and precision, each well under 2 minutes on two
