@@ -5,19 +5,38 @@
 
 namespace frmini::solver {
 
-void upts_gradient(const operators::ElementOperators& ops, const GroupGeometry& geo,
-                   const double* s, std::size_t e, int nvars, double* o) {
-  const int nd = geo.ndims, nu = ops.nupts, nv = nvars;
-  const std::size_t ne = std::size_t(geo.neles);
-  std::vector<double> ref(std::size_t(nd) * nv * nu, 0.0);  // [d][v][i]
-  for (int d = 0; d < nd; ++d)
-    for (int i = 0; i < nu; ++i)
-      for (int j = 0; j < nu; ++j) {
-        const double m = ops.m4(std::size_t(d * nu + i), std::size_t(j));
-        if (m == 0.0) continue;
-        for (int v = 0; v < nv; ++v) ref[(std::size_t(d) * nv + v) * nu + i] += m * s[std::size_t(v) * nu + j];
-      }
-  std::fill(o, o + std::size_t(nd) * nv * nu, 0.0);
+namespace {
+
+// M4's non-zero entries (row d*nupts + i, column j): on tensor-product elements a row has
+// nupts^(1/ndims) of nupts, so looping over these alone is many times cheaper than the
+// dense loop (the plugins evaluate gradients of every element every few steps).
+struct SparseM4 {
+  std::vector<int> row, col;
+  std::vector<double> val;
+  explicit SparseM4(const operators::ElementOperators& ops, int ndims) {
+    const std::size_t rows = std::size_t(ndims) * std::size_t(ops.nupts);
+    for (std::size_t r = 0; r < rows; ++r)
+      for (std::size_t j = 0; j < std::size_t(ops.nupts); ++j)
+        if (const double m = ops.m4(r, j); m != 0.0) {
+          row.push_back(int(r));
+          col.push_back(int(j));
+          val.push_back(m);
+        }
+  }
+};
+
+// Element e's gradient; `ref` is scratch of ndims*nvars*nupts values.
+void gradient_of(const SparseM4& m4, int nu, const GroupGeometry& geo, const double* s,
+                 std::size_t e, int nv, double* ref, double* o) {
+  const int nd = geo.ndims;
+  const std::size_t ne = std::size_t(geo.neles), n = std::size_t(nd) * nv * nu;
+  std::fill(ref, ref + n, 0.0);  // [d][v][i]
+  for (std::size_t k = 0; k < m4.val.size(); ++k) {
+    const int d = m4.row[k] / nu, i = m4.row[k] % nu;
+    const double m = m4.val[k];
+    for (int v = 0; v < nv; ++v) ref[(std::size_t(d) * nv + v) * nu + i] += m * s[std::size_t(v) * nu + m4.col[k]];
+  }
+  std::fill(o, o + n, 0.0);
   for (int i = 0; i < nu; ++i) {
     const double rj = geo.rcpdjac_upts[std::size_t(i) * ne + e];
     for (int j = 0; j < nd; ++j)
@@ -30,6 +49,14 @@ void upts_gradient(const operators::ElementOperators& ops, const GroupGeometry& 
   }
 }
 
+}  // namespace
+
+void upts_gradient(const operators::ElementOperators& ops, const GroupGeometry& geo,
+                   const double* s, std::size_t e, int nvars, double* o) {
+  std::vector<double> ref(std::size_t(geo.ndims) * nvars * ops.nupts);
+  gradient_of(SparseM4(ops, geo.ndims), ops.nupts, geo, s, e, nvars, ref.data(), o);
+}
+
 std::vector<double> upts_gradients(const operators::ElementOperators& ops,
                                    const GroupGeometry& geo, const std::vector<double>& soln,
                                    int nvars) {
@@ -37,9 +64,17 @@ std::vector<double> upts_gradients(const operators::ElementOperators& ops,
   const std::size_t ne = std::size_t(geo.neles);
   if (soln.size() != ne * nv * nu)
     throw std::logic_error("upts_gradients: solution size does not match the group");
+  const SparseM4 m4(ops, geo.ndims);
   std::vector<double> out(ne * nd * nv * nu);
-  for (std::size_t e = 0; e < ne; ++e)
-    upts_gradient(ops, geo, soln.data() + e * nv * nu, e, nvars, out.data() + e * nd * nv * nu);
+  // Each element's gradient is its own: the result does not depend on the thread count.
+#pragma omp parallel
+  {
+    std::vector<double> ref(nd * nv * nu);
+#pragma omp for schedule(static)
+    for (std::size_t e = 0; e < ne; ++e)
+      gradient_of(m4, int(nu), geo, soln.data() + e * nv * nu, e, nvars, ref.data(),
+                  out.data() + e * nd * nv * nu);
+  }
   return out;
 }
 

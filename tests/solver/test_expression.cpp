@@ -25,6 +25,8 @@ TEST_CASE("expressions evaluate with precedence and associativity") {
   CHECK(ev("2^3^2") == 512);          // right-associative
   CHECK(ev("2**3") == 8);
   CHECK(ev("-2^2") == -4);            // unary minus binds looser than ^
+  CHECK(ev("(-1.5)^2") == 2.25);      // squares multiply (no pow): the sign must not matter
+  CHECK(ev("4^0.5") == 2);            // other powers through pow
   CHECK(ev("8/2/2") == 2);            // left-associative
   CHECK(ev("x*y + z") == Approx(2.0));
   CHECK(ev("1e-3*1e3") == Approx(1.0));
