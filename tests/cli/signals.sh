@@ -2,8 +2,11 @@
 # Signals and kills sent to real runs (docs/reliability.md):
 #  1. SIGTERM: the run finishes its step, writes a checkpoint, names it and exits 143; a
 #     restart from it reaches the same state, bit for bit, as a run never interrupted.
-#  2. SIGINT twice at once: the second ends the run at once (status 130) and every file under
-#     a solution's name still reads.
+#  2. SIGTERM through `timeout` (which signals the run and then its process group: two at
+#     once, as batch schedulers send them too): one request, so the run still writes its
+#     checkpoint and names it (status 143); SIGINT twice at once, the same (status 130), and
+#     every file under a solution's name reads. (A repeat half a second later ends the run at
+#     once: test_signals, which can wait inside one step.)
 #  3. kill -9 at random moments of runs writing a solution every step: no file under a
 #     solution's name is ever damaged, and the next run removes the temporaries left.
 # usage: signals.sh FRMINI CASE.toml
@@ -49,7 +52,17 @@ if [ -n "$ck" ] && [ -f "$ck" ]; then
   fi
 fi
 
-echo "2. SIGINT twice"
+echo "2. SIGTERM twice at once (timeout), SIGINT twice at once"
+rm -rf out
+timeout -s TERM 1000 "$frmini" run case.toml --quiet >out.txt 2>err.txt &
+pid=$!
+started
+kill -TERM $pid  # timeout passes it on to the run, and to its process group
+wait $pid
+st=$?
+[ "$st" = 143 ] || fail "through timeout: exit status $st, expected 143 (128 + SIGTERM): $(cat err.txt)"
+grep -qE 'stopped by SIGTERM after step [0-9]+; checkpoint out/case-checkpoint-[0-9]+\.h5' err.txt ||
+  fail "through timeout: no checkpoint named: $(cat err.txt)"
 rm -rf out
 "$frmini" run case.toml --quiet >out.txt 2>err.txt &
 pid=$!
@@ -58,6 +71,7 @@ kill -INT $pid; kill -INT $pid
 wait $pid
 st=$?
 [ "$st" = 130 ] || fail "exit status $st, expected 130 (128 + SIGINT)"
+grep -q 'stopped by SIGINT after step' err.txt || fail "SIGINT twice at once: no checkpoint named: $(cat err.txt)"
 for f in out/*.h5; do [ -e "$f" ] && { readable "$f" || fail "$f is damaged"; }; done
 
 echo "3. kill -9 during writes"
