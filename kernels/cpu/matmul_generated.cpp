@@ -67,12 +67,17 @@ class GeneratedProvider : public matmul::Provider {
     auto an = matmul::analyse(p.a, p.alpha);
     const auto cbase = reinterpret_cast<std::uintptr_t>(host_ptr(*p.c.buf, p.c.offset * s));
     // Inside a chain C stays in cache for the next kernel: never stream it past the cache,
-    // unless nothing in the chain reads it and the whole of C is too large for the cache
-    // anyway: then streaming stores only save reading every line before it is written, and
+    // unless nothing in the chain reads it and it cannot survive in the cache until it is
+    // read: then streaming stores only save reading every line before it is written, and
     // they are the only candidates, as timing one block at a time cannot see that saving.
+    // What passes through the cache before C is read again is at least C and, for each of
+    // its columns, the k rows the chain made B from (B is in cache, but what it was made of
+    // came from memory): C alone just under the cache (Taylor-Green p = 3 single, the
+    // gradient at the flux points: 31.5 MB against 32 MiB) is evicted all the same.
     const bool aligned = p.beta == 0.0 && cbase % 64 == 0 && (p.c.ld * s) % 64 == 0 && sb >= 16;
     const std::size_t llc = usable_llc_bytes(be_.threads());
-    const bool stream_out = aligned && p.block && p.c_leaves_chain && llc && p.m() * p.n * s > llc;
+    const bool stream_out =
+        aligned && p.block && p.c_leaves_chain && llc && (p.m() + p.k()) * p.n * s > llc;
     const bool nt_ok = aligned && (p.block == 0 || stream_out);
     const std::size_t ncols = p.block ? std::min(p.block, p.n) : p.n;
     auto strats = strategies_for(an, p, vl);

@@ -307,6 +307,27 @@ TEST_CASE("generated (cpu): a chain's output larger than the cache is streamed, 
   // Read again in the chain: plain stores only.
   p.c_leaves_chain = false;
   for (auto& k : gen->candidates(p)) CHECK(k->strategy().find("-nt") == std::string::npos);
+
+  // C alone smaller than the cache, but not with the k rows of every column the chain read to
+  // make B (Taylor-Green p = 3 single: C 31.5 MB, the cache 32 MiB): streamed all the same.
+  // And a C that fits with them is not.
+  auto streamed = [&](std::size_t cols) {
+    Operands o(*be, kernels::Precision::double_, a.rows, a.cols, cols, cols, 0, 0);
+    auto q = o.problem(a, 1.0, 0.0, cols);
+    q.block = block;
+    q.c_leaves_chain = true;
+    auto cs = gen->candidates(q);
+    REQUIRE(!cs.empty());
+    bool all = true, none = true;
+    for (auto& k : cs) (k->strategy().find("-nt") != std::string::npos ? none : all) = false;
+    REQUIRE((all || none));
+    return all;
+  };
+  const std::size_t under = (llc / (a.rows * 8) - block) / block * block;     // C < llc
+  const std::size_t fits = (llc / ((a.rows + a.cols) * 8) - block) / block * block;  // C + B rows < llc
+  REQUIRE(under * (a.rows + a.cols) * 8 > llc);
+  CHECK(streamed(under));
+  CHECK_FALSE(streamed(fits));
 }
 
 TEST_CASE("cpu: cache blocks and streaming stores count at most 16 MiB of cache a thread",
