@@ -3,6 +3,8 @@ run report of a real run (mean x count, checked against the report's own figures
 text without a report, and PyFR's case file with the writer that saves the end state (whose
 statistics give PyFR's wall-time) exactly at the end time and synchronously."""
 import configparser
+import tempfile
+from pathlib import Path
 import importlib.machinery
 import importlib.util
 import re
@@ -28,11 +30,27 @@ if pc.frmini_loop_seconds('frmini: error: nope.toml: cannot open case file') is 
     sys.exit('a loop time read from text without a run report')
 
 ini = configparser.ConfigParser()
-ini.read_string(pc.pyfr_case(pc.CASES['tg'], 3, 'single', 23, None, '', 'tg-p3-single-23'))
+ini.read_string(pc.pyfr_case(pc.CASES['tg'], 3, 'single', 23, None, '', 'tg-p3-single-23', 3))
 w = ini['soln-plugin-writer']
-if float(w['dt-out']) != pc.pyfr_tend(23, pc.CASES['tg']['dt']) or w['async-timeout'] != '0' \
+if float(w['dt-out']) != pc.pyfr_tend(3, pc.CASES['tg']['dt']) or w['async-timeout'] != '0' \
         or '{n' not in w['basename']:
     sys.exit(f'writer section {dict(w)}')
+
+# PyFR's step from its saved states: (steps, wall-time less plugins) of each file, as the
+# statistics reader prints them (here a stand-in Python that prints them without h5py): the
+# initial state left out, the first after N1 steps to the last; the files are removed.
+with tempfile.TemporaryDirectory() as d:
+    d = Path(d)
+    for i in range(4):
+        (d / f'x-{i:03d}.pyfrs').write_text('')
+    fake = d / 'python'
+    fake.write_text('#!/bin/sh\nprintf "0 0.5\\n3 2.0\\n6 2.9\\n21 7.4\\n"\n')
+    fake.chmod(0o755)
+    step = pc.pyfr_loop_step(fake, d, 'x')
+    if step is None or abs(step - (7.4 - 2.0) / 18) > 1e-12 or list(d.glob('*.pyfrs')):
+        sys.exit(f'PyFR step {step} from saved states (want {(7.4 - 2.0) / 18})')
+    if pc.pyfr_loop_step(fake, d, 'x') is not None:
+        sys.exit('a PyFR step without saved states')
 if 'soln-plugin-writer' in pc.pyfr_case(pc.CASES['tg'], 3, 'single', 23, None):
     sys.exit('a writer in the case file of a process-clock run')
 print(f'ok: frmini loop {t:.4g} s over {n} steps; PyFR writer at tend = {w["dt-out"]}')
