@@ -5,6 +5,8 @@
 #if FRMINI_CPU_HAVE_OPENBLAS
 #include <cblas.h>
 
+#include <cctype>
+#include <string>
 #include <vector>
 
 #include "kernels/cpu/matmul_kernel.hpp"
@@ -12,6 +14,19 @@
 namespace frmini::kernels::cpu {
 
 namespace {
+
+// dgemm or sgemm, and the kernels OpenBLAS chose for this CPU: a CPU newer than the library
+// gets old ones (OpenBLAS 0.3.21 runs its SSE3 "Prescott" kernels on an Intel Xeon of family 6,
+// model 207: the hex p3 operators 11-24x slower than generated, 4-7x with
+// OPENBLAS_CORETYPE=SkylakeX), so tables and run reports say which baseline they measured.
+std::string gemm_name(Precision p) {
+  std::string s = p == Precision::double_ ? "dgemm" : "sgemm";
+  if (const char* core = openblas_get_corename(); core && *core) {
+    s += '-';
+    for (const char* c = core; *c; ++c) s += char(std::tolower(static_cast<unsigned char>(*c)));
+  }
+  return s;
+}
 
 class BlasProvider : public matmul::Provider {
  public:
@@ -47,8 +62,7 @@ class BlasProvider : public matmul::Provider {
                     a->data(), lda, b + c0, ldb, beta, c + c0, ldc);
       };
     }
-    out.push_back(std::make_unique<CpuKernel>(
-        "blas", p.precision == Precision::double_ ? "dgemm" : "sgemm", p, std::move(body)));
+    out.push_back(std::make_unique<CpuKernel>("blas", gemm_name(p.precision), p, std::move(body)));
     return out;
   }
 };
