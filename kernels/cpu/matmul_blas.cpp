@@ -17,7 +17,7 @@ namespace {
 
 // dgemm or sgemm, and the kernels OpenBLAS chose for this CPU: a CPU newer than the library
 // gets old ones (OpenBLAS 0.3.21 runs its SSE3 "Prescott" kernels on an Intel Xeon of family 6,
-// model 207: the hex p3 operators 11-24x slower than generated, 4-7x with
+// model 207: the hex p3 operators 11-22x slower than generated in double, 4-7x with
 // OPENBLAS_CORETYPE=SkylakeX), so tables and run reports say which baseline they measured.
 std::string gemm_name(Precision p) {
   std::string s = p == Precision::double_ ? "dgemm" : "sgemm";

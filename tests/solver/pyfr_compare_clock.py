@@ -36,6 +36,11 @@ if float(w['dt-out']) != pc.pyfr_tend(3, pc.CASES['tg']['dt']) or w['async-timeo
         or '{n' not in w['basename']:
     sys.exit(f'writer section {dict(w)}')
 
+# About eight saved states whatever the run's length, the first after N1 steps.
+for n1, n2, want in ((3, 23, 3), (3, 18, 3), (3, 803, 102), (50, 2050, 250)):
+    if pc.pyfr_every(n1, n2) != want or n2 // pc.pyfr_every(n1, n2) > 9:
+        sys.exit(f'pyfr_every({n1}, {n2}) = {pc.pyfr_every(n1, n2)}, want {want}')
+
 # PyFR's step from its saved states: (steps, wall-time less plugins) of each file, as the
 # statistics reader prints them (here a stand-in Python that prints them without h5py): the
 # initial state left out, the first after N1 steps to the last; the files are removed.
