@@ -80,7 +80,9 @@ void CudaBackend::copy(Buffer& dst, std::size_t doff, const Buffer& src, std::si
 
 std::shared_ptr<Module> CudaBackend::compile(const std::string& source,
                                              const std::vector<std::string>& flags) {
-  CompileResult r = Compiler::instance().compile_cubin(source, arch_, flags);
+  std::vector<std::string> all = flags;
+  if (opts_.flush_denormals) all.push_back("--ftz=true");
+  CompileResult r = Compiler::instance().compile_cubin(source, arch_, all);
   if (opts_.verbose)
     std::cerr << "cuda: " << (r.from_cache ? "cached" : "compiled") << " module for sm_" << arch_
               << "\n";

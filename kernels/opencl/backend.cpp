@@ -51,7 +51,7 @@ KernelHandle& KernelHandle::operator=(KernelHandle&& o) noexcept {
 }
 
 OpenCLBackend::OpenCLBackend(const BackendOptions& opts)
-    : info_(select_device(opts)), verbose_(opts.verbose) {
+    : info_(select_device(opts)), verbose_(opts.verbose), flush_denormals_(opts.flush_denormals) {
   cl_int err = CL_SUCCESS;
   cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
                                    reinterpret_cast<cl_context_properties>(info_.platform), 0};

@@ -136,6 +136,7 @@ class OpenCLBackend : public Backend {
   std::string name_ = "opencl";
   DeviceInfo info_;
   bool verbose_ = false;
+  bool flush_denormals_ = true;  // every program built with -cl-denorms-are-zero
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
   CompileStats stats_;

@@ -96,7 +96,9 @@ void OpenCLBackend::store_binary(cl_program program, const std::string& key) {
 std::shared_ptr<Module> OpenCLBackend::compile(const std::string& source,
                                                const std::vector<std::string>& flags) {
   using matmul::fnv1a;
-  const std::string options = join(flags);
+  std::vector<std::string> all = flags;
+  if (flush_denormals_) all.push_back("-cl-denorms-are-zero");
+  const std::string options = join(all);
   std::uint64_t h = fnv1a(source.data(), source.size());
   const std::string* parts[] = {&options, &info_.platform_name, &info_.device_name,
                                 &info_.device_version, &info_.driver_version};

@@ -67,7 +67,18 @@ std::string prelude(Dialect d, Precision p, std::size_t soa) {
 // Which views a C chunk addresses as vectors: none, all, the near ones (not Arg::far), or
 // all in two pieces (split: each view's lanes below NAME_k at NAME_sa + lane, the others at
 // NAME_sb + lane; the loads and stores become masked vector ones).
-enum class Contig { none, all, near, split };
+// staged: every view's values go through the chunk's staging arrays (stage_views), staged_far:
+// the far views do, the near ones are vectors.
+enum class Contig { none, all, near, split, staged, staged_far };
+
+bool is_staged(const Arg& g, Contig c) {
+  return g.kind == ArgKind::view && (c == Contig::staged || (c == Contig::staged_far && g.far));
+}
+
+// Value (a, b) of a view in its staging array: one row of SOA_S lanes per value.
+std::string staged_ref(const Arg& g, int a, int b) {
+  return "_sg_" + g.name + "[" + std::to_string(a * extent_b(g) + b) + "][_lane]";
+}
 
 // Value (a, b) of a view in piece `piece` ('a' or 'b') of a split chunk.
 std::string split_ref(const Arg& g, int a, int b, char piece) {
@@ -81,7 +92,9 @@ std::string split_ref(const Arg& g, int a, int b, char piece) {
 }
 
 std::string address(const Arg& g, int a, int b, Space space, Contig contig = Contig::none) {
-  const bool contiguous = contig == Contig::all || (contig == Contig::near && !g.far);
+  if (is_staged(g, contig)) return staged_ref(g, a, b);
+  const bool contiguous =
+      contig == Contig::all || ((contig == Contig::near || contig == Contig::staged_far) && !g.far);
   const std::string& n = g.name;
   int B = extent_b(g);
   std::ostringstream o;
@@ -169,6 +182,35 @@ bool has_near_and_far(const Spec& s) {
   for (const auto& g : s.args)
     if (g.kind == ArgKind::view) (g.far ? farv : nearv) = true;
   return nearv && farv;
+}
+
+// A chunk whose views (or far views) are scattered over the elements: their values are copied
+// lane by lane into staging arrays, the physics runs as one vector loop on those, and the
+// outputs are copied back. GCC 12 vectorises no gather of floats through 64-bit offsets, so
+// in single precision such chunks otherwise ran the whole physics point by point: on the
+// cylinder at p = 3, a quarter of the interface chunks (16 points) against 7% in double (8).
+std::string staged_chunk(const Spec& s, const std::string& body, Contig c) {
+  std::ostringstream decl, in, out;
+  for (const auto& g : s.args) {
+    if (!is_staged(g, c)) continue;
+    const std::string& n = g.name;
+    decl << "      fpdtype_t _sg_" << n << "[" << extent_a(g) * extent_b(g) << "][SOA_S];\n";
+    for (int a = 0; a < extent_a(g); ++a)
+      for (int b = 0; b < extent_b(g); ++b) {
+        const std::string mem = address(g, a, b, s.space), st = staged_ref(g, a, b);
+        if (loads(g)) in << "        " << st << " = " << mem << ";\n";
+        if (stores(g)) out << "        " << mem << " = " << st << ";\n";
+      }
+  }
+  const std::string lanes =
+      "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
+      "        const int64_t _j = _j0 + _lane;\n";
+  std::ostringstream o;
+  o << decl.str() << lanes << in.str() << "      }\n"
+    << "      #pragma GCC ivdep\n" << lanes << "        (void)_j;\n"
+    << point_block(s, body, "        ", c) << "      }\n";
+  if (!out.str().empty()) o << lanes << out.str() << "      }\n";
+  return o.str();
 }
 
 std::string slot_param(const Slot& sl, Dialect d, const Spec& s) {
@@ -410,8 +452,8 @@ std::string render(const Spec& s, Dialect d, Precision p, std::size_t soa) {
         // whole vectors. 3: every view's offsets are consecutive in at most two pieces (a
         // neighbour run crossing an SoA block: lanes below NAME_k from NAME_sa, the rest from
         // NAME_sb), masked vector loads and stores. 2: only the near side's views are
-        // consecutive, the far side is gathered. Other full chunks gather and scatter
-        // everything; the partial chunks at the ends of the range run point by point.
+        // consecutive, the far side's values are staged (staged_chunk). Other full chunks
+        // stage every view; the partial chunks at the ends of the range run point by point.
         std::ostringstream splits;
         {
           int v = 0;
@@ -445,18 +487,10 @@ std::string render(const Spec& s, Dialect d, Precision p, std::size_t soa) {
              "        (void)_j;  // arrays only\n"
           << point_block(s, body, "        ", Contig::split) << "      }\n";
         if (has_near_and_far(s))
-          o << "    } else if (_full && _c[0] == 2) {\n"
-               "      #pragma GCC ivdep\n"
-               "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
-               "        const int64_t _j = _j0 + _lane;\n"
-            << point_block(s, body, "        ", Contig::near) << "      }\n";
+          o << "    } else if (_full && _c[0] == 2) {\n" << staged_chunk(s, body, Contig::staged_far);
         o << "    } else if (_full) {\n"
-             "      #pragma GCC ivdep\n"
-             "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
-             "        const int64_t _j = _j0 + _lane;\n"
-          << point_block(s, body, "        ")
-          << "      }\n"
-             "    } else {\n"
+          << staged_chunk(s, body, Contig::staged)
+          << "    } else {\n"
              "      const int64_t _jb = _j0 > _ib ? _j0 : _ib, _je = _j0 + SOA_S < _ie ? _j0 + SOA_S : _ie;\n"
              "      for (int64_t _j = _jb; _j < _je; _j++) {\n"
           << point_block(s, body, "        ")

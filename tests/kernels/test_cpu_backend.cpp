@@ -95,3 +95,37 @@ TEST_CASE("cpu backend: time_runs and the bandwidth probe (cached)", "[cpu]") {
   auto be2 = make_backend("cpu");
   REQUIRE(be2->bandwidth().triad_gbs == Approx(bw.triad_gbs).epsilon(1e-5));
 }
+
+TEST_CASE("cpu backend: subnormal numbers flushed to zero on every thread, or kept", "[cpu]") {
+  TempCache tc;
+  // Each thread of a parallel region, and the calling thread alone: a product whose result is
+  // subnormal (FTZ), and a subnormal input times 2 (DAZ), in both precisions.
+  const std::string src = R"(#include <omp.h>
+void frmini_tiny(float a, float b, float c, double x, double y, double z, int* nonzero) {
+#pragma omp parallel
+  {
+    volatile float fa = a, fb = b, fc = c;
+    volatile double dx = x, dy = y, dz = z;
+    const float f1 = fa * fb, f2 = fc * 2.0f;
+    const double d1 = dx * dy, d2 = dz * 2.0;
+    nonzero[omp_get_thread_num()] = (f1 != 0) + (f2 != 0) + (d1 != 0) + (d2 != 0);
+  }
+  volatile float fa = a, fb = b;
+  nonzero[omp_get_max_threads()] = (fa * fb != 0);
+}
+)";
+  using Fn = void (*)(float, float, float, double, double, double, int*);
+  for (bool flush : {true, false}) {
+    BackendOptions o;
+    o.flush_denormals = flush;
+    cpu::CpuBackend be(o);
+    auto m = be.compile_c(src);
+    auto f = reinterpret_cast<Fn>(m->symbol("frmini_tiny"));
+    std::vector<int> nonzero(std::size_t(be.threads()) + 1, -1);
+    f(1e-30f, 1e-10f, 1e-40f, 1e-300, 1e-10, 1e-310, nonzero.data());
+    INFO("flush " << flush << ", threads " << be.threads());
+    for (std::size_t t = 0; t + 1 < nonzero.size(); ++t) CHECK(nonzero[t] == (flush ? 0 : 4));
+    CHECK(nonzero.back() == (flush ? 0 : 1));
+  }
+  cpu::CpuBackend restored{BackendOptions{}};  // the default for the tests after this one
+}
