@@ -27,7 +27,8 @@ struct BackendOptions {
   int64_t chain_block = 0;  // cpu: elements per cache block of a kernel chain (0 = sized from
                             // the caches, -1 = no blocking: each kernel over the whole range)
   // Subnormal numbers (below 1.2e-38 in single precision) flushed to zero in the kernels: cpu
-  // FTZ and DAZ on its threads, cuda --ftz=true, opencl -cl-denorms-are-zero. On x86 every
+  // FTZ and DAZ on its threads, cuda pointwise kernels --ftz=true (its products are FMAs,
+  // which the GPU does at full speed on subnormals), opencl -cl-denorms-are-zero. On x86 every
   // operation that makes or reads one takes a microcode assist of about a hundred cycles.
   bool flush_denormals = true;
   bool verbose = false;     // log compilations, cache hits, tuning decisions to stderr

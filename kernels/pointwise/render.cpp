@@ -67,8 +67,8 @@ std::string prelude(Dialect d, Precision p, std::size_t soa) {
 // Which views a C chunk addresses as vectors: none, all, the near ones (not Arg::far), or
 // all in two pieces (split: each view's lanes below NAME_k at NAME_sa + lane, the others at
 // NAME_sb + lane; the loads and stores become masked vector ones).
-// staged: every view's values go through the chunk's staging arrays (stage_views), staged_far:
-// the far views do, the near ones are vectors.
+// staged: every view's values go through the chunk's staging arrays (staged_chunk); staged_far:
+// the far views' do, the near ones are vectors.
 enum class Contig { none, all, near, split, staged, staged_far };
 
 bool is_staged(const Arg& g, Contig c) {

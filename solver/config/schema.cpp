@@ -26,9 +26,9 @@ std::vector<SectionSpec> build() {
          "cpu: elements per cache block of the RHS kernel chains (0 = sized from the caches, "
          "-1 = no blocking)", {}, -1, 1 << 30},
         {"flush-denormals", T::boolean, "true",
-         "flush subnormal numbers to zero in the kernels (cpu: FTZ and DAZ; cuda: --ftz=true; "
-         "opencl: -cl-denorms-are-zero), as PyFR's compiler flags do; x86 cores take about a "
-         "hundred cycles for each operation on one"}}},
+         "flush subnormal numbers to zero in the kernels (cpu: FTZ and DAZ on its threads; "
+         "cuda: pointwise kernels with --ftz=true; opencl: -cl-denorms-are-zero), as PyFR's "
+         "compiler flags do; x86 cores take about a hundred cycles for each operation on one"}}},
       {"constants", "Physical constants, and any user constant usable in expressions.",
        {{"gamma", T::real, "1.4", "ratio of specific heats", {}, 1.0, 3.0},
         {"mu", T::real, "0", "dynamic viscosity (navier-stokes)", {}, 0.0},
