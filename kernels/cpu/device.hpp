@@ -22,9 +22,9 @@ std::size_t l2_bytes();           // a core's level-2 data cache (sysfs, then sy
 std::size_t usable_llc_bytes(int threads);
 int max_threads();                // OpenMP threads a parallel region gets
 // Subnormal numbers flushed to zero (on: FTZ and DAZ set in MXCSR) or kept (IEEE gradual
-// underflow), on this thread and every OpenMP thread; threads made later inherit it. Returns
-// whether each thread now has the asked state.
-bool set_flush_denormals(bool on);
+// underflow), on this thread and every OpenMP thread; threads made later inherit it. x86 only
+// (MXCSR): elsewhere subnormals are kept.
+void set_flush_denormals(bool on);
 
 // The instruction set the run-time compiled kernels (and libxsmm's JIT) target. Chosen by
 // $FRMINI_CPU_ISA: "native" (the default: -march=native, the vector width of this CPU), or
