@@ -14,22 +14,25 @@ namespace frmini::solver {
 
 namespace {
 
-// Whether smats and 1/det J agree at every solution point of every element of a group, to a
-// few rounding errors of their size (PyFR's "linear" elements, found by their values): then
-// the first point's stand for all.
+// Whether smats and 1/det J agree at every solution point of every element of a group to
+// 1e-12 of their size (PyFR's "linear" elements, found by their values): then the first
+// point's stand for all. Straight elements round at 1e-15 to 1e-14 of it (p = 1-4, the
+// metrics computed from element-relative coordinates: compute_geometry); 1e-12 leaves room
+// for higher orders, and a real curvature that small changes nothing in double.
 bool affine_metrics(const GroupGeometry& geo, int nupts, int nd) {
+  constexpr double rel = 1e-12;
   const std::size_t ne = std::size_t(geo.neles), nm = std::size_t(nd) * nd;
   if (ne == 0 || nupts < 2) return false;
   for (std::size_t e = 0; e < ne; ++e) {
     double scale = 0;
     for (std::size_t m = 0; m < nm; ++m) scale = std::max(scale, std::abs(geo.smats_upts[m * ne + e]));
-    const double tol = 1e-13 * scale;
+    const double tol = rel * scale;
     for (int i = 1; i < nupts; ++i) {
       for (std::size_t m = 0; m < nm; ++m)
         if (std::abs(geo.smats_upts[(std::size_t(i) * nm + m) * ne + e] - geo.smats_upts[m * ne + e]) > tol)
           return false;
       const double r0 = geo.rcpdjac_upts[e];
-      if (std::abs(geo.rcpdjac_upts[std::size_t(i) * ne + e] - r0) > 1e-13 * std::abs(r0)) return false;
+      if (std::abs(geo.rcpdjac_upts[std::size_t(i) * ne + e] - r0) > rel * std::abs(r0)) return false;
     }
   }
   return true;

@@ -202,6 +202,34 @@ TEST_CASE("affine elements read one point's metric terms and give the per-point 
   }
 }
 
+TEST_CASE("a straight hex box far from the origin is affine at every order and a bent one is not") {
+  // The curl form's products x dx/dxi grow with |x|: from absolute coordinates, cubes 1.6
+  // wide a thousand units out rounded at up to 1e-8 of their metric terms and were taken
+  // for curved (every point then reads its own terms). A bend of 1e-7 stays curved from
+  // p = 2; at p = 1 the metrics are of degree 1 and the same at every point, so affine.
+  auto be = kernels::make_backend("cpu");
+  auto run = [&](int order, double bend) {
+    auto map = [bend](std::array<double, 3> x) {
+      return std::array<double, 3>{x[0] + bend * std::sin(x[1]), x[1], x[2]};
+    };
+    auto mesh = test::make_box("hex", 4, 1000, 1000 + 2 * M_PI, {true, true, true}, bend ? 2 : 1,
+                               bend ? test::PointMap(map) : test::PointMap());
+    solver::SystemConfig cfg;
+    cfg.phys.system = "navier-stokes";
+    cfg.phys.ndims = 3;
+    cfg.phys.mu = 0.01;
+    cfg.order = order;
+    cfg.nregs = 2;
+    solver::System sys(*be, mesh, cfg);
+    return sys.uniform_metrics(0);
+  };
+  for (int p = 1; p <= 4; ++p) {
+    INFO("p = " << p);
+    CHECK(run(p, 0));
+    if (p > 1) CHECK_FALSE(run(p, 1e-7));
+  }
+}
+
 TEST_CASE("cache-blocked kernel chains give the solution of whole-range kernels") {
   // 36 elements in 5 SoA blocks of 8: blocks of 8 elements make five blocks per chain,
   // against every kernel over the whole range.
