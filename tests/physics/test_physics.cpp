@@ -544,3 +544,25 @@ TEST_CASE("every physics kernel renders to C that compiles without warnings") {
   s.cpts = 110.0;
   build(physics::tflux(s, 8));
 }
+
+TEST_CASE("the far field's power 1/(gamma - 1) is pow's by products or by pow") {
+  // gamma = 1.4 and 5/3 take products and a square root (2/(gamma - 1) = 5, 3), 1.3 takes pow.
+  for (double g : {1.4, 5.0 / 3.0, 1.3}) {
+    INFO("gamma = " << g);
+    physics::Options o = opts(3);
+    o.gamma = g;
+    Spec s;
+    s.name = "t_pow_inv_gm1";
+    s.space = Space::points;
+    s.args = {{"r", ArgKind::array, Intent::in, {1}}, {"y", ArgKind::array, Intent::out, {1}}};
+    s.functions = physics::source("bcs/common.kern");
+    s.body = "y[0] = pow_inv_gm1(r[0]);";
+    s.defines = physics::defines(o);
+    CHECK(s.defines.count("INV_GM1_HALVES") == (g == 1.3 ? 0u : 1u));
+    Vec r = {0.0, 1e-3, 0.37, 1.0, 2.5, 17.0};
+    std::vector<Vec> data = {r, Vec(r.size())};
+    test::run_points(s, data, int64_t(r.size()), "pow_inv_gm1_" + std::to_string(g));
+    for (std::size_t j = 0; j < r.size(); ++j)
+      CHECK(data[1][j] == Approx(std::pow(r[j], 1 / (g - 1))).epsilon(1e-13).margin(1e-300));
+  }
+}
