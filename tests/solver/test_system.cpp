@@ -204,7 +204,7 @@ TEST_CASE("affine elements read one point's metric terms and give the per-point 
 
 TEST_CASE("a straight hex box far from the origin is affine at every order and a bent one is not") {
   // The curl form's products x dx/dxi grow with |x|: from absolute coordinates, cubes 1.6
-  // wide a thousand units out rounded at up to 1e-8 of their metric terms and were taken
+  // wide a thousand units out rounded at about 1e-8 of their metric terms and were taken
   // for curved (every point then reads its own terms). A bend of 1e-7 stays curved from
   // p = 2; at p = 1 the metrics are of degree 1 and the same at every point, so affine.
   auto be = kernels::make_backend("cpu");
