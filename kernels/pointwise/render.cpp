@@ -184,16 +184,16 @@ bool has_near_and_far(const Spec& s) {
   return nearv && farv;
 }
 
-// A chunk whose views (or far views) are scattered over the elements: their values are copied
-// lane by lane into staging arrays, the physics runs as one vector loop on those, and the
-// outputs are copied back. GCC 12 vectorises no gather of floats through 64-bit offsets, so
-// in single precision such chunks otherwise ran the whole physics point by point: on the
-// cylinder at p = 3, a quarter of the interface chunks (16 points) against 7% in double (8).
 // The loop over the lanes of an interface chunk, opened: point _j of lane _lane.
 constexpr const char* chunk_lanes =
     "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
     "        const int64_t _j = _j0 + _lane;\n";
 
+// A chunk whose views (or far views) are scattered over the elements: their values are copied
+// lane by lane into staging arrays, the physics runs as one vector loop on those, and the
+// outputs are copied back. GCC 12 vectorises no gather of floats through 64-bit offsets, so
+// in single precision such chunks otherwise ran the whole physics point by point: on the
+// cylinder at p = 3, a quarter of the interface chunks (16 points) against 7% in double (8).
 std::string staged_chunk(const Spec& s, const std::string& body, Contig c) {
   std::ostringstream decl, in, out;
   for (const auto& g : s.args) {
