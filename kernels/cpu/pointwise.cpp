@@ -28,7 +28,13 @@ class CpuPointwise : public PointwiseKernel {
       : spec_(std::move(spec)), prec_(p), soa_(int64_t(be.soa_width(p))), slots_(slots(spec_)) {
     // No errno from sqrt and friends: a domain error shows as a NaN (the nancheck plugin's
     // business), and errno would keep the vectoriser from using the vector instructions.
-    module_ = be.compile_c(render(spec_, Dialect::c, p, std::size_t(soa_)), {"-fno-math-errno"});
+    // Scheduling before register allocation, pressure-aware (GCC leaves it off on x86): a
+    // kernel's body loads every argument up front (gradcoru_tflux: 30 vectors) and GCC kept
+    // the addresses of its loads and stores live across the body, spilling them; so the
+    // Navier-Stokes flux kernel ran ~500 instructions a vector of points, a third of them to
+    // and from the stack.
+    module_ = be.compile_c(render(spec_, Dialect::c, p, std::size_t(soa_)),
+                           {"-fno-math-errno", "-fschedule-insns", "-fsched-pressure"});
     fn_ = reinterpret_cast<CFn>(module_->symbol(spec_.name));
     if (auto it = spec_.defines.find("NPTS"); it != spec_.defines.end())
       points_per_element_ = std::max<int64_t>(1, std::stoll(it->second));
