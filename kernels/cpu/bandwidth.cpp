@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "kernels/cpu/backend.hpp"
+#include "kernels/cpu/compiler.hpp"
 #include "kernels/cpu/device.hpp"
 
 namespace frmini::kernels::cpu {
@@ -35,7 +36,8 @@ using triad_fn = void (*)(double*, const double*, const double*, double, long);
 }  // namespace
 
 Bandwidth measure_bandwidth(CpuBackend& be) {
-  auto mod = be.compile_c(probe_source, {"-fno-tree-loop-distribute-patterns"});
+  // GCC would turn the copy loop into a memcpy call; clang ($FRMINI_CC) lacks the option.
+  auto mod = be.compile_c(probe_source, accepted_flags({"-fno-tree-loop-distribute-patterns"}));
   auto init = reinterpret_cast<init_fn>(mod->symbol("frmini_bw_init"));
   auto copy = reinterpret_cast<copy_fn>(mod->symbol("frmini_bw_copy"));
   auto triad = reinterpret_cast<triad_fn>(mod->symbol("frmini_bw_triad"));

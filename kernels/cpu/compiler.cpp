@@ -91,6 +91,21 @@ std::string compiler_version() {
   return versions[cc] = out.substr(0, nl);
 }
 
+std::vector<std::string> accepted_flags(const std::vector<std::string>& wanted) {
+  static std::mutex m;
+  static std::map<std::string, bool> known;
+  std::string cmd = shell_quote(compiler_command()) + " -Werror";
+  for (const auto& f : wanted) cmd += " " + shell_quote(f);
+  cmd += " -x c -c /dev/null -o /dev/null";
+  std::lock_guard<std::mutex> lock(m);
+  auto it = known.find(cmd);
+  if (it == known.end()) {
+    std::string out;
+    it = known.emplace(cmd, run_capture(cmd, out) == 0).first;
+  }
+  return it->second ? wanted : std::vector<std::string>{};
+}
+
 std::vector<std::string> Compiler::all_flags(const std::vector<std::string>& extra) const {
   std::vector<std::string> f{"-std=gnu11", "-O3"};
   for (const auto& w : isa_target().cflags) f.push_back(w);

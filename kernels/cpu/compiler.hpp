@@ -55,5 +55,9 @@ class Compiler {
 
 std::string compiler_command();   // $FRMINI_CC or "cc"
 std::string compiler_version();   // first line of `cc --version`
+// `wanted` if the compiler takes all of it without a warning, else nothing (asked once per
+// compiler and flag set): for flags of one compiler's, such as GCC's scheduling options,
+// which clang rejects.
+std::vector<std::string> accepted_flags(const std::vector<std::string>& wanted);
 
 }  // namespace frmini::kernels::cpu

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "kernels/cpu/compiler.hpp"
 #include "kernels/pointwise/bind.hpp"
 #include "kernels/pointwise/render.hpp"
 
@@ -32,9 +33,10 @@ class CpuPointwise : public PointwiseKernel {
     // kernel's body loads every argument up front (gradcoru_tflux: 30 vectors) and GCC kept
     // the addresses of its loads and stores live across the body, spilling them; so the
     // Navier-Stokes flux kernel ran ~500 instructions a vector of points, a third of them to
-    // and from the stack.
-    module_ = be.compile_c(render(spec_, Dialect::c, p, std::size_t(soa_)),
-                           {"-fno-math-errno", "-fschedule-insns", "-fsched-pressure"});
+    // and from the stack. GCC's options only: clang ($FRMINI_CC) rejects them.
+    std::vector<std::string> flags{"-fno-math-errno"};
+    for (auto& f : accepted_flags({"-fschedule-insns", "-fsched-pressure"})) flags.push_back(f);
+    module_ = be.compile_c(render(spec_, Dialect::c, p, std::size_t(soa_)), flags);
     fn_ = reinterpret_cast<CFn>(module_->symbol(spec_.name));
     if (auto it = spec_.defines.find("NPTS"); it != spec_.defines.end())
       points_per_element_ = std::max<int64_t>(1, std::stoll(it->second));
