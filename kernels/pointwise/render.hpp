@@ -22,6 +22,12 @@
 //            an (elements, NPTS) range, points over a 1-D range; extra work-items return.
 //            Every buffer slot is passed as two parameters, the cl_mem and a long offset in
 //            elements of its type (cl_mem objects cannot be offset on the host).
+//            Block vectors (`blocks`, for CPU devices): an element kernel whose spec allows it
+//            (Spec::block_vectors) runs one work-item per (SoA block, point) over an
+//            (element blocks, NPTS) range, fpdtype_t the vector type of SOA_S lanes, each
+//            value one vload/vstore (the range's blocks are whole, padding lanes included,
+//            as on cpu). PoCL vectorises none of the one-lane kernels' physics (it runs
+//            them on scalars); written on vectors, the physics is vector code as written.
 // CUDA:      extern "C" __global__ void NAME(long long begin, long long end, <slots>),
 //            x over elements/points, y over NPTS.
 #pragma once
@@ -51,8 +57,12 @@ bool c_fast_chunks(const Spec& spec);
 // Bytes per chunk in that table: 1 + the number of views.
 std::size_t c_chunk_record(const Spec& spec);
 
+// Renders block vectors when `blocks` asks for them and the spec and width allow it (an
+// OpenCL element kernel that says block_vectors, SOA_S a vector width: 2, 4, 8 or 16); the
+// backend launches what renders_block_vectors says was rendered.
 std::string render(const Spec& spec, Dialect dialect, Precision precision,
-                   std::size_t soa_width);
+                   std::size_t soa_width, bool blocks = false);
+bool renders_block_vectors(const Spec& spec, Dialect dialect, std::size_t soa_width, bool blocks);
 
 // Appends 'f' to the floating literals of C source text (identifiers and integer literals
 // are left alone).

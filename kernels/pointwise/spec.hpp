@@ -58,6 +58,11 @@ struct Spec {
   std::string body;                          // runs at each iteration point
   std::string functions;                     // static helper functions/macros used by the body
   std::map<std::string, std::string> defines;  // NAME -> value (literals already formatted)
+  // Whether the body may run on a whole SoA block at once, each of its fpdtype_t values a
+  // vector of SOA_S lanes (render.hpp, block vectors): true when it branches on no value
+  // (`?:` on values selects lane by lane, `if` cannot). Bodies holding a case's expressions
+  // (ics) say false: a user may write anything there.
+  bool block_vectors = true;
 };
 
 }  // namespace frmini::kernels::pointwise

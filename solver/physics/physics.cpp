@@ -30,11 +30,12 @@ std::string lit(double v) {
   return "(" + s + ")";
 }
 
-// The helper functions every flux kernel needs: the flux, the Riemann solver and, for
-// navier-stokes, the viscous flux.
-std::string flux_functions(const Options& o) {
-  std::string f = source("euler/flux.kern") + "\n" +
-                  source("euler/rsolvers/" + o.riemann + ".kern") + "\n";
+// The helper functions of the fluxes at a point: the inviscid flux and, for navier-stokes,
+// the viscous one; interface kernels add the Riemann solver (which element kernels, run on
+// block vectors, must not see: HLLC branches on values).
+std::string flux_functions(const Options& o, bool riemann = true) {
+  std::string f = source("euler/flux.kern") + "\n";
+  if (riemann) f += source("euler/rsolvers/" + o.riemann + ".kern") + "\n";
   if (o.viscous()) f += source("navier_stokes/flux.kern") + "\n";
   return f;
 }
@@ -131,7 +132,7 @@ Spec tflux(const Options& o, int npts, bool affine) {
             {"smats", ArgKind::field, Intent::in, {nd, nd}, false, affine}};
   // Navier-Stokes: f holds the gradient on entry (one panel for both, as in PyFR).
   s.args.push_back({"f", ArgKind::field, o.viscous() ? Intent::inout : Intent::out, {nd, nv}});
-  s.functions = flux_functions(o);
+  s.functions = flux_functions(o, false);
   s.body = source("kernels/tflux.kern");
   s.defines = defines(o);
   s.defines["NPTS"] = std::to_string(npts);
@@ -152,6 +153,7 @@ Spec ics(const Options& o, int npts, const std::map<std::string, std::string>& v
     s.functions += "#define IC_" + m + " (" + it->second + ")\n";
   }
   s.body = source("kernels/ics.kern");
+  s.block_vectors = false;  // the case's expressions, as the user wrote them
   s.defines = defines(o);
   s.defines["NPTS"] = std::to_string(npts);
   return s;
@@ -182,7 +184,7 @@ Spec gradcoru_tflux(const Options& o, int npts, bool affine) {
             {"rcpdjac", ArgKind::field, Intent::in, {1}, false, affine},
             {"grad", ArgKind::field, Intent::inout, {nd, nv}},
             {"f", ArgKind::field, Intent::out, {nd, nv}}};
-  s.functions = flux_functions(o);
+  s.functions = flux_functions(o, false);
   // The two bodies one after the other: tflux's f holds the physical gradient on entry.
   s.body = "{\n" + source("kernels/gradcoru.kern") + "\n}\nfor (int i = 0; i < NDIMS; i++)\n" +
            "    for (int k = 0; k < NVARS; k++) f[i][k] = grad[i][k];\n{\n" + source("kernels/tflux.kern") +
@@ -219,6 +221,7 @@ Spec intcflux(const Options& o) {
   s.functions = flux_functions(o);
   s.body = source("kernels/intcflux.kern");
   s.defines = defines(o);
+  s.block_vectors = o.riemann != "hllc";  // HLLC picks its region with `if` on the waves
   return s;
 }
 
@@ -251,6 +254,7 @@ Spec bccflux(const Options& o, const std::string& type,
                 source("bcs/" + type + ".kern") + "\n" + flux_functions(o);
   s.body = source("kernels/bccflux.kern");
   s.defines = defines(o);
+  s.block_vectors = false;  // the case's expressions, and BCs that branch on the flow
   return s;
 }
 
@@ -269,6 +273,7 @@ Spec bcconu(const Options& o, const std::string& type,
                 source("bcs/" + type + ".kern");
   s.body = source("kernels/bcconu.kern");
   s.defines = defines(o);
+  s.block_vectors = false;  // as bccflux
   return s;
 }
 

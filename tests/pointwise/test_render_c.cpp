@@ -210,3 +210,22 @@ TEST_CASE("OpenCL and CUDA renderings have the same slots and a body per point")
   CHECK(render(s, Dialect::opencl, Precision::double_, 32).find("cl_khr_fp64") != std::string::npos);
   CHECK(render(s, Dialect::cuda, Precision::single, 32).find("extern \"C\" __global__") != std::string::npos);
 }
+
+TEST_CASE("block vectors: OpenCL only, where the spec and the width allow") {
+  Spec s = flux_like_spec(4);
+  const std::string v = render(s, Dialect::opencl, Precision::double_, 8, true);
+  CHECK(v.find("typedef double8 fpdtype_t;") != std::string::npos);
+  CHECK(v.find("#define FRMINI_VLOAD vload8") != std::string::npos);
+  CHECK(v.find("FRMINI_VLOAD(0, u_p + ") != std::string::npos);
+  CHECK(v.find("_lane") == std::string::npos);  // no lane of its own: the block is the vector
+  CHECK(render(s, Dialect::opencl, Precision::single, 16, true).find("typedef float16 fpdtype_t;") !=
+        std::string::npos);
+  CHECK(renders_block_vectors(s, Dialect::opencl, 8, true));
+  CHECK_FALSE(renders_block_vectors(s, Dialect::opencl, 8, false));  // GPUs
+  CHECK_FALSE(renders_block_vectors(s, Dialect::cuda, 8, true));
+  CHECK_FALSE(renders_block_vectors(s, Dialect::opencl, 32, true));  // no such vector type
+  s.block_vectors = false;
+  CHECK_FALSE(renders_block_vectors(s, Dialect::opencl, 8, true));
+  CHECK(render(s, Dialect::opencl, Precision::double_, 8, true).find("typedef double fpdtype_t;") !=
+        std::string::npos);
+}
