@@ -1,7 +1,8 @@
-// OpenCL element kernels on block vectors: one work-item per (SoA block, point), every value
-// of the body a vector of the block's SOA_S lanes (render.hpp). A field's value (a, b) of a
-// block is SOA_S consecutive scalars, so it is one vload/vstore, where the one-lane kernels
-// leave the vectorising to the driver (which PoCL did not do for the physics).
+// OpenCL kernels on block vectors (render.hpp), every value of the body a vector of SOA_S
+// lanes: element kernels one work-item per (SoA block, point), where a field's value (a, b)
+// is SOA_S consecutive scalars, one vload/vstore; interface kernels one work-item per chunk of
+// SOA_S points, gathered lane by lane unless the chunk's offsets run on. The one-lane kernels
+// leave the vectorising to the driver, which PoCL did not do for the physics.
 #include <sstream>
 
 #include "kernels/pointwise/render_parts.hpp"
@@ -23,7 +24,8 @@ std::string block_address(const Arg& g, int a, int b) {
 
 std::string opencl_block_elements(const Spec& s, const std::string& body) {
   std::ostringstream o;
-  // Blocks from _ib's (the range starts on a block), the last one partly padding.
+  // Blocks from the one _ib starts (element ranges start on a block); the last may end in
+  // padding lanes, computed as on cpu and never read.
   o << "  const long _blk = _ib/SOA_S + get_global_id(0);\n"
     << "  const int _i = (int)get_global_id(1);\n"
     << "  if (_blk*SOA_S >= _ie || _i >= NPTS) return;\n";
