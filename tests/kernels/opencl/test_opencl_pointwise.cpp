@@ -170,3 +170,17 @@ TEST_CASE("opencl: element kernels on block vectors give the host's values, padd
   check_elements<double>(*be, Precision::double_);
   check_elements<float>(*be, Precision::single);
 }
+
+TEST_CASE("opencl: block vectors compile at every vector width a CPU device may prefer") {
+  // This machine's device runs one width a precision; an AVX2 or SSE machine prefers 4/8 or
+  // 2/4 lanes. Compile-only: the values are checked above at the device's own widths.
+  auto be = test::opencl::backend_or_skip();
+  if (!be) return;
+  for (std::size_t w : {2, 4, 8, 16})
+    for (auto p : {Precision::double_, Precision::single})
+      for (const Spec& s : {interface_spec(true), element_spec()}) {
+        INFO(s.name << " width " << w << " " << to_string(p));
+        REQUIRE(renders_block_vectors(s, Dialect::opencl, w, true));
+        CHECK_NOTHROW(be->compile(render(s, Dialect::opencl, p, w, true)));
+      }
+}
