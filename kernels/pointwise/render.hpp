@@ -22,12 +22,14 @@
 //            an (elements, NPTS) range, points over a 1-D range; extra work-items return.
 //            Every buffer slot is passed as two parameters, the cl_mem and a long offset in
 //            elements of its type (cl_mem objects cannot be offset on the host).
-//            Block vectors (`blocks`, for CPU devices): an element kernel whose spec allows it
-//            (Spec::block_vectors) runs one work-item per (SoA block, point) over an
-//            (element blocks, NPTS) range, fpdtype_t the vector type of SOA_S lanes, each
-//            value one vload/vstore (the range's blocks are whole, padding lanes included,
-//            as on cpu). PoCL vectorises none of the one-lane kernels' physics (it runs
-//            them on scalars); written on vectors, the physics is vector code as written.
+//            Block vectors (`blocks`, for CPU devices), where the spec allows them
+//            (Spec::block_vectors): fpdtype_t is the vector type of SOA_S lanes (fpscal_t
+//            the scalar that memory holds). An element kernel runs one work-item per (SoA
+//            block, point) over an (element blocks, NPTS) range, each value one
+//            vload/vstore (the range's blocks whole, padding lanes included, as on cpu); a
+//            points kernel one work-item per chunk of SOA_S points, a view's values vloads
+//            where the chunk's offsets run on, else gathered lane by lane. PoCL runs the
+//            one-lane kernels' physics on scalars; on vectors it is vector code as written.
 // CUDA:      extern "C" __global__ void NAME(long long begin, long long end, <slots>),
 //            x over elements/points, y over NPTS.
 #pragma once
@@ -58,8 +60,8 @@ bool c_fast_chunks(const Spec& spec);
 std::size_t c_chunk_record(const Spec& spec);
 
 // Renders block vectors when `blocks` asks for them and the spec and width allow it (an
-// OpenCL element kernel that says block_vectors, SOA_S a vector width: 2, 4, 8 or 16); the
-// backend launches what renders_block_vectors says was rendered.
+// OpenCL kernel that says block_vectors, SOA_S a vector width: 2, 4, 8 or 16); the backend
+// launches what renders_block_vectors says was rendered.
 std::string render(const Spec& spec, Dialect dialect, Precision precision,
                    std::size_t soa_width, bool blocks = false);
 bool renders_block_vectors(const Spec& spec, Dialect dialect, std::size_t soa_width, bool blocks);

@@ -61,7 +61,7 @@ struct Spec {
   // Whether the body may run on a whole SoA block at once, each of its fpdtype_t values a
   // vector of SOA_S lanes (render.hpp, block vectors): true when it branches on no value
   // (`?:` on values selects lane by lane, `if` cannot). Bodies holding a case's expressions
-  // (ics) say false: a user may write anything there.
+  // (ics, the boundary kernels) say false, as does a Riemann solver that branches (HLLC).
   bool block_vectors = true;
 };
 
