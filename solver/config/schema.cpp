@@ -146,7 +146,10 @@ std::vector<SectionSpec> build() {
         {"tstart", T::real, "0", "start of the averaging window (start after the transient)"},
         {"dt-out", T::real, "", "output interval", {}, 0.0, 1e300, true},
         {"basedir", T::string, ".", "output folder, relative to the working directory"},
-        {"basename", T::string, "tavg-{t}", "file name; {t} = time, {n} = output number"}}},
+        {"basename", T::string, "tavg-{t}", "file name; {t} = time, {n} = output number"},
+        {"moments", T::boolean, "false", "also the means of uu, vv, ww, uv, uw, vw and pp (2D: uu, "
+         "vv, uv, pp), for Reynolds stresses <u'v'> = <uv> - <u><v> and rms pressure; doubles the "
+         "plugin's memory"}}},
       {"plugins.forces.*", "Pressure and viscous force on a boundary (table name = boundary), "
                            "Cd, Cl (Cz) = F / (q S) along x, y (z), and at the end mean Cd, rms Cl "
                            "and the Strouhal number in the report and <file>-summary.csv.",

@@ -52,7 +52,9 @@ std::vector<std::array<double, 3>> expand(const meshes::Mesh& mesh, const ProbeO
   return out;
 }
 
-std::vector<std::string> columns(int nd, const ProbeOptions& o) {
+// The point's coordinates, the primitive variables, their gradients if asked, and a time
+// average's moments (uu, uv, ..., pp: no gradients) if the file holds them.
+std::vector<std::string> columns(int nd, const ProbeOptions& o, const SolutionFile& soln) {
   std::vector<std::string> vars{"rho", "u", "v", "w", "p"};
   if (nd == 2) vars.erase(vars.begin() + 3);
   std::vector<std::string> cols;
@@ -62,7 +64,22 @@ std::vector<std::string> columns(int nd, const ProbeOptions& o) {
   if (o.gradients)
     for (const auto& v : vars)
       for (int c = 0; c < nd; ++c) cols.push_back("grad_" + v + "_" + kAxes[c]);
+  cols.insert(cols.end(), soln.moment_names.begin(), soln.moment_names.end());
   return cols;
+}
+
+// The moments as a file of their own, so that they are sampled as any field is.
+SolutionFile moments_as_fields(const SolutionFile& soln) {
+  SolutionFile m;
+  m.config_name = soln.config_name;
+  m.order = soln.order;
+  m.ndims = soln.ndims;
+  m.nvars = int(soln.moment_names.size());
+  m.variables = soln.variables;
+  m.etypes = soln.etypes;
+  m.soln = soln.moments;
+  for (const auto& sh : soln.shapes) m.shapes.push_back({sh[0], soln.moment_names.size(), sh[2]});
+  return m;
 }
 
 }  // namespace
@@ -85,15 +102,21 @@ ProbeTable probe(const SolutionContext& ctx, const SolutionFile& soln, const Pro
     if (loc[i].group < 0)
       throw UserError(where + ": point " + std::to_string(i / std::size_t(copies)) + " " +
                       fmt_point(pts[i], nd) + " lies in no element of the mesh");
-  std::map<int, GroupSolution> groups;  // built once, for the groups that hold a point
+  std::map<int, GroupSolution> groups, mgroups;  // built once, for the groups that hold a point
+  const SolutionFile mom = moments_as_fields(soln);
+  const std::size_t nm = soln.moment_names.size();
   for (const auto& l : loc)
-    if (!groups.count(l.group)) groups.emplace(l.group, group_solution(ctx, soln, std::size_t(l.group)));
+    if (!groups.count(l.group)) {
+      groups.emplace(l.group, group_solution(ctx, soln, std::size_t(l.group)));
+      if (nm) mgroups.emplace(l.group, group_solution(ctx, mom, std::size_t(l.group)));
+    }
 
   const bool conserved = soln.variables == "conserved";
   ProbeTable tab;
   tab.t = soln.state.t;
-  tab.columns = columns(nd, o);
-  const std::size_t nvals = std::size_t(nv) * (o.gradients ? std::size_t(nd + 1) : 1);
+  tab.columns = columns(nd, o, soln);
+  const std::size_t nvals0 = std::size_t(nv) * (o.gradients ? std::size_t(nd + 1) : 1);
+  const std::size_t nvals = nvals0 + nm;
   std::vector<double> q, grad, prim(std::size_t(nv), 0.0), dprim(std::size_t(nd * nv), 0.0);
   for (std::size_t p = 0; p < o.points.size(); ++p) {
     std::vector<double> sum(nvals, 0.0);
@@ -115,6 +138,11 @@ ProbeTable probe(const SolutionContext& ctx, const SolutionFile& soln, const Pro
         for (int v = 0; v < nv; ++v)
           for (int c = 0; c < nd; ++c)
             sum[std::size_t(nv + v * nd + c)] += dprim[std::size_t(c * nv + v)];
+      if (nm) {
+        const GroupSolution& ms = mgroups.at(l.group);
+        sample(ms, ms.basis->at(xi), l.elem, q, grad);
+        for (std::size_t m = 0; m < nm; ++m) sum[nvals0 + m] += q[m];
+      }
     }
     std::vector<double> row;
     for (int c = 0; c < nd; ++c)

@@ -1,5 +1,6 @@
 #include "solver/io/solution_file.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "frmini_config.hpp"
@@ -42,9 +43,40 @@ void write_solution(const std::string& path, const SolutionFile& s) {
       h5::write_doubles(g.id(), "p" + std::to_string(s.order) + "-" + s.etypes[i],
                         {hsize_t(sh[0]), hsize_t(sh[1]), hsize_t(sh[2])}, s.soln[i].data(), path);
     }
+    if (!s.moment_names.empty()) {
+      std::string names;
+      for (const auto& n : s.moment_names) names += (names.empty() ? "" : ",") + n;
+      h5::write_attr(r, "moments", names, path);
+      auto m = h5::create_group(r, "moments", path);
+      for (std::size_t i = 0; i < s.etypes.size(); ++i) {
+        const hsize_t neles = s.shapes[i][0], nm = s.moment_names.size();
+        h5::write_doubles(m.id(), "p" + std::to_string(s.order) + "-" + s.etypes[i],
+                          {neles, nm, hsize_t(s.shapes[i][2])}, s.moments[i].data(), path);
+      }
+    }
     h5::write_image(r, tmp.string(), path);
   });
 }
+
+namespace {
+
+// /moments holds one dataset per /soln dataset, of shape (neles, number of moments, nupts).
+void read_moments(hid_t r, const std::string& path, SolutionFile& s) {
+  auto g = h5::open_group(r, "moments", path);
+  std::vector<hsize_t> dims;
+  for (std::size_t i = 0; i < s.etypes.size(); ++i) {
+    const std::string name = "p" + std::to_string(s.order) + "-" + s.etypes[i];
+    auto data = h5::read_doubles(g.id(), name, dims, path);
+    const auto& sh = s.shapes[i];
+    if (dims.size() != 3 || dims[0] != sh[0] || dims[1] != s.moment_names.size() || dims[2] != sh[2])
+      throw UserError(path + ": dataset /moments/" + name + " has the wrong shape (expected (" +
+                      std::to_string(sh[0]) + ", " + std::to_string(s.moment_names.size()) + ", " +
+                      std::to_string(sh[2]) + "))");
+    s.moments.push_back(std::move(data));
+  }
+}
+
+}  // namespace
 
 SolutionFile read_solution(const std::string& path, bool data) {
   h5::silence_errors();
@@ -90,6 +122,17 @@ SolutionFile read_solution(const std::string& path, bool data) {
       throw UserError(path + ": dataset /window-start is not one time before the file's");
     s.window_start = w[0];
   }
+  if (s.variables == "primitive-mean" && H5Aexists(r, "moments") > 0) {
+    std::string names = h5::read_attr_string(r, "moments", path);
+    for (std::size_t a = 0, b; a <= names.size(); a = b + 1) {
+      b = std::min(names.find(',', a), names.size());
+      if (b == a) throw UserError(path + ": attribute moments has an empty name ('" + names + "')");
+      s.moment_names.push_back(names.substr(a, b - a));
+    }
+    if (s.moment_names.size() > 16)
+      throw UserError(path + ": attribute moments names " + std::to_string(s.moment_names.size()) +
+                      " products (at most 16)");
+  }
   if (!data) return s;
   auto g = h5::open_group(r, "soln", path);
   const std::string prefix = "p" + std::to_string(s.order) + "-";
@@ -111,6 +154,7 @@ SolutionFile read_solution(const std::string& path, bool data) {
     s.shapes.push_back({std::size_t(dims[0]), std::size_t(dims[1]), std::size_t(dims[2])});
     s.soln.push_back(std::move(data));
   }
+  if (!s.moment_names.empty()) read_moments(r, path, s);
   return s;
 }
 

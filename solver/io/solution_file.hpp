@@ -29,6 +29,11 @@ struct SolutionFile {
   std::vector<std::string> etypes;
   std::vector<std::vector<double>> soln;  // per group [neles][nvars][nupts]
   std::vector<std::vector<std::size_t>> shapes;  // per group {neles, nvars, nupts}
+  // A primitive-mean file may also hold the window's means of products of the primitive
+  // variables (the tavg plugin's `moments`), named e.g. uu, uv, pp, per group
+  // [neles][moment_names.size()][nupts] in /moments; empty otherwise.
+  std::vector<std::string> moment_names;
+  std::vector<std::vector<double>> moments;
 };
 
 void write_solution(const std::string& path, const SolutionFile& s);

@@ -3,7 +3,9 @@
 // running time-weighted mean (time_average.hpp) over [tstart, t]; every dt-out the mean so far
 // is written as a solution file whose `variables` attribute is "primitive-mean", so every
 // reader of solutions (export) reads it and restart refuses it. Mean fields of a statistically
-// steady flow (mean Cd, the recirculation length) come from these files.
+// steady flow (mean Cd, the recirculation length) come from these files. With `moments`, the
+// file also holds the window's means of uu, vv, ww, uv, uw, vw and pp (/moments), from which
+// Reynolds stresses and rms pressure follow as <ab> - <a><b>.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -27,11 +29,18 @@ class TimeAveragePlugin : public Plugin {
         dt_out_(k.cfg.real("plugins.tavg", "dt-out")),
         dir_(k.cfg.str("plugins.tavg", "basedir")),
         base_(k.cfg.str("plugins.tavg", "basename")),
-        dir_where_(k.cfg.where("plugins.tavg", "basedir")) {}
+        dir_where_(k.cfg.where("plugins.tavg", "basedir")),
+        with_moments_(k.cfg.boolean("plugins.tavg", "moments")) {}
   std::string name() const override { return "tavg"; }
 
   void start(RunContext& ctx) override {
     check_output_folder(dir_.empty() ? "." : dir_, dir_where_);  // before the first step
+    std::vector<std::size_t> nupts;
+    for (const auto& l : ctx.sys.layout()) nupts.push_back(std::size_t(l.nupts));
+    if (with_moments_) {
+      moments_ = velocity_pressure_moments(ctx.sys.ndims());
+      acc_ = TimeAverage(ctx.sys.nvars(), nupts, moments_.pairs);
+    }
     const double t = ctx.intg.state().t;
     // Output k is due at tstart + k dt_out, counted from tstart as the writer counts from t0.
     k_ = t <= tstart_ ? 1 : int64_t(std::floor((t - tstart_) / dt_out_ + 1e-9)) + 1;
@@ -82,6 +91,7 @@ class TimeAveragePlugin : public Plugin {
     const double t = ctx.intg.state().t;
     std::filesystem::path best;
     double best_start = 0;
+    std::string skipped;
     std::error_code ec;
     for (const auto& e : std::filesystem::directory_iterator(dir_.empty() ? "." : dir_, ec)) {
       if (e.path().extension() != ".h5") continue;
@@ -91,20 +101,32 @@ class TimeAveragePlugin : public Plugin {
             h.mesh_uuid != ctx.kase.mesh.uuid || std::abs(h.state.t - t) > tol(t) ||
             h.window_start < tstart_ - tol(tstart_))
           continue;
+        if (h.order != ctx.sys.config().order) {
+          skipped = "its order changed from " + std::to_string(h.order) + " to " +
+                    std::to_string(ctx.sys.config().order);
+          continue;
+        }
+        if (with_moments_ && h.moment_names != moments_.names) {
+          skipped = e.path().string() + " holds other moments than this run's";
+          continue;
+        }
         if (best.empty() || h.window_start < best_start) best = e.path(), best_start = h.window_start;
       } catch (const UserError&) {  // not a solution file of ours: not the one to continue
       }
     }
     if (best.empty()) {
-      if (ctx.root())
+      if (ctx.root() && skipped.empty())
         std::printf("tavg: no mean in %s ends at t = %g; the average starts again here\n",
                     dir_.string().c_str(), t);
+      else if (ctx.root())
+        std::printf("tavg: the mean in %s ending at t = %g is not continued (%s); the average "
+                    "starts again here\n", dir_.string().c_str(), t, skipped.c_str());
       return;
     }
     SolutionFile f = read_solution(best.string());
-    GroupFields mean = ctx.dist ? ctx.dist->scatter(f.soln) : f.soln;
+    auto local = [&](const GroupFields& whole) { return ctx.dist ? ctx.dist->scatter(whole) : whole; };
     const GroupFields last = acc_.mean();  // the one sample taken at t
-    acc_.resume(f.window_start, t, mean, last);
+    acc_.resume(f.window_start, t, local(f.soln), last, with_moments_ ? local(f.moments) : GroupFields{});
     last_written_ = t;
     if (ctx.root())
       std::printf("tavg: continuing the mean over [%g, %g] of %s\n", f.window_start, t,
@@ -116,9 +138,11 @@ class TimeAveragePlugin : public Plugin {
   void write(RunContext& ctx) {
     const std::string n = output_name(base_, ctx.intg.state().t, count_++);
     SolutionFile f = whole_solution(ctx, acc_.mean());
+    if (with_moments_) f.moments = ctx.dist ? ctx.dist->gather(acc_.moments()) : acc_.moments();
     last_written_ = acc_.tlast();
     if (!ctx.root()) return;
     f.variables = "primitive-mean";
+    if (with_moments_) f.moment_names = moments_.names;
     f.window_start = acc_.tfirst();
     const auto path = dir_ / (n + ".h5");
     std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
@@ -129,6 +153,8 @@ class TimeAveragePlugin : public Plugin {
   double tstart_, dt_out_;
   std::filesystem::path dir_;
   std::string base_, dir_where_;
+  bool with_moments_;
+  Moments moments_;  // none without `moments`
   TimeAverage acc_;
   int64_t k_ = 1, first_step_ = 0;
   int count_ = 0;

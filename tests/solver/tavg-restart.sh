@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # A time average continued across a restart: N steps, restart, M steps leaves the same mean
-# over [0, t] as N + M steps in one run (to round-off: the restart takes the stopped run's mean
+# and second moments over [0, t] as N + M steps in one run (to round-off: the restart takes the stopped run's mean
 # times its window as the sum so far). Then without that mean file the restarted average says
 # it starts again. Last, a run stopped by SIGTERM leaves its mean at the checkpoint's time,
 # which a restart from the checkpoint continues. usage: tavg-restart.sh FRMINI CASE COMPARE N M
@@ -19,6 +19,7 @@ tstart = 0.0
 dt-out = 1e9
 basedir = "tavg"
 basename = "mean-{t}"
+moments = true
 TOML
 done
 export FRMINI_CACHE_DIR="$work/cache"
@@ -29,7 +30,18 @@ log=$(cd "$work/b" && "$frmini" restart case.toml "out/$mid" --steps "$m" --quie
 echo "$log" | grep -q "tavg: continuing the mean over \[0, " || { echo "FAIL: the restart did not continue the mean"; echo "$log"; exit 1; }
 final=$(ls "$work/a/tavg" | sort | tail -1)
 [ -f "$work/b/tavg/$final" ] || { echo "FAIL: the restart did not write tavg/$final"; ls "$work/b/tavg"; exit 1; }
+h5dump -n "$work/b/tavg/$final" | grep -q "/moments/" || { echo "FAIL: no /moments in tavg/$final"; exit 1; }
 python3 "$compare" "$work/a/tavg/$final" "$work/b/tavg/$final" --rtol 1e-13 || { echo "FAIL: the means differ"; exit 1; }
+# frmini sample gives the moments as columns (between solution points uu - u^2 is an
+# interpolant's, not a variance: test_tavg checks it at the points, where it is one).
+"$frmini" sample "$work/b/tavg/$final" --line "(1, 1), (19, 17)" --npts 40 > "$work/sample.csv"
+python3 - "$work/sample.csv" <<'PY' || { echo "FAIL: the sampled moments"; exit 1; }
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert {'uu', 'vv', 'uv', 'pp'} <= set(rows[0]), rows[0].keys()
+var = [float(r['uu']) - float(r['u'])**2 for r in rows]
+assert all(abs(float(r[k])) < 1e6 for r in rows for k in ('uu', 'vv', 'uv', 'pp')) and max(var) > 1e-8
+PY
 # Without the stopped run's mean the average starts again at the restart, and says so.
 ( cd "$work/c" && "$frmini" run case.toml --steps "$n" --quiet >/dev/null && rm -r tavg )
 log=$(cd "$work/c" && "$frmini" restart case.toml "out/$mid" --steps "$m" --quiet)
