@@ -16,14 +16,18 @@ namespace frmini::cli {
 namespace {
 
 ArgParser run_parser(const std::string& cmd, bool restart) {
-  ArgParser p(cmd, restart ? "Continue a run from a solution file, bit for bit."
+  ArgParser p(cmd, restart ? "Continue a run from a solution file, bit for bit (at another order\n"
+                             "with --order: the solution projected onto it, dt from the case)."
                            : "Run a case: read the TOML file, march in time, write solutions.");
   p.positional("case", "the case file (TOML); --help-config lists every key");
   if (restart) p.positional("solution", "a solution file written by frmini run (.h5)");
   p.option("backend", "NAME", "cpu, opencl or cuda (overrides [backend] name)")
       .option("matmul", "NAME", "generated, blas, xsmm, reference or auto (overrides [backend] matmul)")
       .option("precision", "P", "single or double (overrides [backend] precision)")
-      .option("order", "P", "polynomial order (overrides [solver] order)")
+      .option("order", "P",
+              restart ? "polynomial order (overrides the file's and [solver] order); another "
+                        "order than the file's projects its solution onto order P"
+                      : "polynomial order (overrides [solver] order)")
       .option("steps", "N", "stop after N steps (the writer saves the final state)")
       .flag("quiet", "no progress bar")
       .flag("no-plugins", "leave the case's plugins out (writer, forces, ...): only the blow-up "

@@ -6,8 +6,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
+#include <stdexcept>
+#include <vector>
 
 #include "operators/error.hpp"
+#include "operators/projection.hpp"
+#include "operators/shapes.hpp"
 #include "solver/plugins/plugin.hpp"
 #include "solver/run/cfl.hpp"
 #include "solver/case/distributed.hpp"
@@ -18,24 +22,61 @@ namespace frmini::solver {
 
 namespace {
 
-// A restart must continue the same problem: same mesh, order, system and element types (the
-// file holds the whole mesh's layout whatever number of ranks wrote or reads it).
+// A restart must continue the same problem: same mesh, system and element types (the file
+// holds the whole mesh's layout whatever number of ranks wrote or reads it). Another order
+// is projected (project_restart); the file's own layout must then be that of its order.
 void check_restart(const Case& k, const System& sys, const SolutionFile& f, IntegratorState& st) {
   const std::string& name = f.config_name;
   auto bad = [&](const std::string& what) {
     throw UserError("restart: the solution file (written for " + name + ") " + what);
   };
   if (f.mesh_uuid != k.mesh.uuid) bad("belongs to another mesh (mesh UUID differs)");
-  if (f.order != sys.config().order) bad("has order " + std::to_string(f.order));
   if (f.system != sys.config().phys.system) bad("is a " + f.system + " solution");
   if (f.etypes.size() != k.mesh.groups.size()) bad("has other element types");
   for (std::size_t g = 0; g < f.etypes.size(); ++g) {
-    bool ok = f.etypes[g] == k.mesh.groups[g].etype && int64_t(f.shapes[g][0]) == k.mesh.groups[g].neles;
-    for (const auto& l : sys.layout())
-      if (l.etype == f.etypes[g]) ok = ok && int(f.shapes[g][2]) == l.nupts;
-    if (!ok) bad("does not match the mesh's " + k.mesh.groups[g].etype + " elements");
+    const std::string& etype = k.mesh.groups[g].etype;
+    bool ok = f.etypes[g] == etype && int64_t(f.shapes[g][0]) == k.mesh.groups[g].neles &&
+              int(f.shapes[g][1]) == sys.nvars() &&
+              int(f.shapes[g][2]) == operators::nupts_for(etype, f.order);
+    if (!ok) bad("does not match the mesh's " + etype + " elements");
   }
   st = f.state;
+  if (f.order != sys.config().order) {
+    // The step the file's order allowed is not stable at a higher order (nor the
+    // controller's memory of its error): both start again from the case.
+    st.dt = k.intg.dt;
+    st.errprev = IntegratorState{}.errprev;
+  }
+}
+
+// The file's solution (this rank's elements, each group [neles][nvars][nupts at order p])
+// at this run's order q: each element's every variable through the reference element's L2
+// projection (operators/projection.hpp), with the case's solution point set.
+std::vector<std::vector<double>> project_restart(const System& sys, int p,
+                                                 std::vector<std::vector<double>> soln) {
+  const int q = sys.config().order;
+  if (p == q) return soln;
+  const std::size_t nv = std::size_t(sys.nvars());
+  for (std::size_t g = 0; g < soln.size(); ++g) {
+    const auto& l = sys.layout()[g];
+    const auto it = sys.config().upts.find(l.etype);
+    const std::string upts = it == sys.config().upts.end() ? "" : it->second;
+    const operators::Matrix P = operators::projection_matrix(l.etype, p, q, upts);
+    const std::size_t np = P.cols, nq = P.rows, rows = std::size_t(l.neles) * nv;
+    if (soln[g].size() != rows * np || nq != std::size_t(l.nupts))
+      throw std::logic_error("project_restart: " + l.etype + " group holds " +
+                             std::to_string(soln[g].size()) + " values, not " +
+                             std::to_string(rows) + " x " + std::to_string(np));
+    std::vector<double> out(rows * nq);
+    for (std::size_t r = 0; r < rows; ++r)  // one (element, variable) row at a time
+      for (std::size_t i = 0; i < nq; ++i) {
+        double s = 0.0;
+        for (std::size_t j = 0; j < np; ++j) s += P(i, j) * soln[g][r * np + j];
+        out[r * nq + i] = s;
+      }
+    soln[g] = std::move(out);
+  }
+  return soln;
 }
 
 // The starting state must be a physical one: finite, with rho > 0 and p > 0 at every solution
@@ -120,12 +161,22 @@ IntegratorState run_case(const Case& k, const RunOptions& o) {
   st.t = k.tstart;
   if (o.restart) check_restart(k, sys, *o.restart, st);
   auto intg = Integrator::make(sys, k.intg, st);
-  if (o.restart)
-    sys.upload_solution(intg->current(), dist ? dist->scatter(o.restart->soln) : o.restart->soln);
-  else
+  const bool reorder = o.restart && o.restart->order != k.sys.order;
+  if (o.restart) {
+    if (reorder && root && !o.quiet)
+      std::printf("frmini: restart: the solution projected from order %d to order %d\n",
+                  o.restart->order, k.sys.order);
+    sys.upload_solution(intg->current(),
+                        project_restart(sys, o.restart->order,
+                                        dist ? dist->scatter(o.restart->soln) : o.restart->soln));
+  } else {
     k.set_initial_solution(sys, intg->current());
+  }
   {
-    const std::string source = o.restart ? o.restart_path + ": the solution" : k.cfg.filename() + ": [ics]";
+    const std::string source =
+        !o.restart ? k.cfg.filename() + ": [ics]"
+                   : o.restart_path + ": the solution" +
+                         (reorder ? " projected to order " + std::to_string(k.sys.order) : "");
     std::string bad;
     try {
       check_physical(k, sys, intg->current(), source, dist.get());
