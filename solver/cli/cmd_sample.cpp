@@ -115,15 +115,19 @@ int run_sample(const std::vector<std::string>& argv) {
   // Every file is read and sampled before anything is written.
   // A run's files share one mesh: it is read (or regenerated) once.
   std::string text, head, key;
+  // So are the points located in it (the costly part: a run's time averages share them).
   std::optional<ex::SolutionContext> ctx;
+  std::optional<ex::ProbePoints> at;
   for (const auto& f : pos) {
     if (!fs::is_regular_file(f)) throw UserError("sample: " + f + ": no such solution file");
     const solver::SolutionFile soln = solver::read_solution(f);
+    const auto opts = [&] { return probe_options(a, ctx->mesh.ndims); };
     if (!ctx || key != soln.mesh_uuid + soln.config_text) {
       ctx.emplace(ex::load_solution_context(soln, f, a.get("mesh")));
       key = soln.mesh_uuid + soln.config_text;
+      at = ex::locate_probe(*ctx, opts(), "sample: " + f);
     }
-    const ex::ProbeTable tab = ex::probe(*ctx, soln, probe_options(a, ctx->mesh.ndims), "sample: " + f);
+    const ex::ProbeTable tab = ex::probe(*ctx, soln, opts(), *at);
     std::string h = "t,point";
     for (const auto& c : tab.columns) h += "," + c;
     if (!head.empty() && h != head)

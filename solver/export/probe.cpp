@@ -84,24 +84,37 @@ SolutionFile moments_as_fields(const SolutionFile& soln) {
 
 }  // namespace
 
-ProbeTable probe(const SolutionContext& ctx, const SolutionFile& soln, const ProbeOptions& o,
-                 const std::string& where) {
-  const int nd = ctx.mesh.ndims, nv = soln.nvars;
+ProbePoints locate_probe(const SolutionContext& ctx, const ProbeOptions& o, const std::string& where) {
+  const int nd = ctx.mesh.ndims;
   if (o.average_axis >= nd)
     throw UserError(where + ": cannot average along " + kAxes[o.average_axis] + " in a " +
                     std::to_string(nd) + "D mesh");
   if (o.average_axis >= 0 && o.average_n < 1)
     throw UserError(where + ": averaging needs at least one sample along the axis");
+  ProbePoints at;
+  at.copies = o.average_axis >= 0 ? o.average_n : 1;
+  const auto pts = expand(ctx.mesh, o, at.copies);
+  at.loc = locate_points(ctx.mesh, pts);
+  for (std::size_t i = 0; i < pts.size(); ++i)
+    if (at.loc[i].group < 0)
+      throw UserError(where + ": point " + std::to_string(i / std::size_t(at.copies)) + " " +
+                      fmt_point(pts[i], nd) + " lies in no element of the mesh");
+  return at;
+}
+
+ProbeTable probe(const SolutionContext& ctx, const SolutionFile& soln, const ProbeOptions& o,
+                 const std::string& where) {
+  return probe(ctx, soln, o, locate_probe(ctx, o, where));
+}
+
+ProbeTable probe(const SolutionContext& ctx, const SolutionFile& soln, const ProbeOptions& o,
+                 const ProbePoints& at) {
+  const int nd = ctx.mesh.ndims, nv = soln.nvars;
   if (nv != nd + 2)
     throw UserError(soln.config_name + ": frmini sample reads flow solutions (" +
                     std::to_string(nd + 2) + " variables), this file has " + std::to_string(nv));
-  const int copies = o.average_axis >= 0 ? o.average_n : 1;
-  const auto pts = expand(ctx.mesh, o, copies);
-  const auto loc = locate_points(ctx.mesh, pts);
-  for (std::size_t i = 0; i < pts.size(); ++i)
-    if (loc[i].group < 0)
-      throw UserError(where + ": point " + std::to_string(i / std::size_t(copies)) + " " +
-                      fmt_point(pts[i], nd) + " lies in no element of the mesh");
+  const int copies = at.copies;
+  const auto& loc = at.loc;
   std::map<int, GroupSolution> groups, mgroups;  // built once, for the groups that hold a point
   const SolutionFile mom = moments_as_fields(soln);
   const std::size_t nm = soln.moment_names.size();

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "solver/export/export.hpp"
+#include "solver/system/locate.hpp"
 
 namespace frmini::solver::exporter {
 
@@ -32,8 +33,18 @@ struct ProbeTable {
   std::vector<std::vector<double>> rows;
 };
 
-// Throws UserError naming `where` and the point when a point lies in no element, and naming
-// the solution file when it does not fit the mesh.
+// The points of `o` (with their copies along the averaged axis) located in the mesh: the
+// costly part of sampling, done once for every file of one mesh. Throws UserError naming
+// `where` and the point when a point lies in no element.
+struct ProbePoints {
+  std::vector<Location> loc;  // point p's copy k at p * copies + k
+  int copies = 1;
+};
+ProbePoints locate_probe(const SolutionContext& ctx, const ProbeOptions& o, const std::string& where);
+
+// Throws UserError naming the solution file when it does not fit the mesh.
+ProbeTable probe(const SolutionContext& ctx, const SolutionFile& soln, const ProbeOptions& o,
+                 const ProbePoints& at);
 ProbeTable probe(const SolutionContext& ctx, const SolutionFile& soln, const ProbeOptions& o,
                  const std::string& where);
 
