@@ -47,6 +47,10 @@ PY
 log=$(cd "$work/c" && "$frmini" restart case.toml "out/$mid" --steps "$m" --quiet)
 echo "$log" | grep -q "tavg: no mean in tavg ends at t = .*; the average starts again here" ||
   { echo "FAIL: no word of the average starting again"; echo "$log"; exit 1; }
+# A restart at another order starts the average again, and says why.
+log=$(cd "$work/b" && "$frmini" restart case.toml "out/$mid" --order 3 --steps 1 --quiet)
+echo "$log" | grep -q "tavg: the mean in tavg ending at t = .* is not continued (its order changed from 2 to 3); the average starts again here" ||
+  { echo "FAIL: no word of the average starting again at a change of order"; echo "$log"; exit 1; }
 # SIGTERM: the checkpoint's time gets a mean file too.
 sed -i 's/^tend = .*/tend = 1e6/' "$work/d/case.toml"
 ( cd "$work/d" && exec "$frmini" run case.toml --quiet >/dev/null 2>&1 ) &
