@@ -14,7 +14,8 @@
 namespace frmini::solver::exporter {
 
 // One Lagrange cell per element (pyramids and --divisor: linear sub-cells), with the point
-// arrays of opts.fields (docs/export.md). Points are not shared between elements.
+// arrays of opts.fields (docs/export.md). Points are not shared between elements (the
+// renderer averages them before contouring: solver/render/shared_points.hpp).
 vtkSmartPointer<vtkUnstructuredGrid> volume_grid(const SolutionContext& ctx,
                                                  const SolutionFile& soln,
                                                  const ExportOptions& opts);

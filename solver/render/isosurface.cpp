@@ -1,5 +1,6 @@
 #include "solver/render/isosurface.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -16,11 +17,13 @@
 #include <vtkPolyDataNormals.h>
 #include <vtkSmartPointer.h>
 #include <vtkStringArray.h>
+#include <vtkUnstructuredGrid.h>
 #include <vtkXMLPolyDataWriter.h>
 
 #include "operators/atomic_file.hpp"
 #include "operators/error.hpp"
 #include "solver/render/field_select.hpp"
+#include "solver/render/shared_points.hpp"
 #include "solver/render/subdivide.hpp"
 #include "solver/render/vtk_errors.hpp"
 
@@ -74,16 +77,31 @@ vtkSmartPointer<vtkPolyData> contour_one(vtkDataSet& data, const IsoSpec& spec, 
 }  // namespace
 
 long make_isosurfaces(vtkDataSet& data, const IsoOptions& opts, vtkPolyData& out) {
+  // The arrays the contours need, checked (one-line errors) before anything is built.
+  std::vector<vtkDataArray*> used;
+  for (const auto& spec : opts.specs)
+    used.push_back(detail::find_point_array(data, spec.field, "--isosurface '" + spec.text + "'"));
   vtkDataArray* color = nullptr;
   if (!opts.color_by.empty()) {
     const auto choice = parse_field_choice(opts.color_by, "--color-by '" + opts.color_by + "'");
     color = detail::find_point_array(data, choice, "--color-by '" + opts.color_by + "'");
+    used.push_back(color);
   }
+  std::sort(used.begin(), used.end());
+  used.erase(std::unique(used.begin(), used.end()), used.end());
+  // Continuous fields where cells meet, so the surfaces close across element faces
+  // (shared_points.hpp); `source` is what is contoured.
+  vtkSmartPointer<vtkUnstructuredGrid> merged;
+  if (opts.continuous && !opts.specs.empty()) {
+    merged = detail::merge_shared_points(data, used);
+    if (color) color = merged->GetPointData()->GetArray(color->GetName());
+  }
+  vtkDataSet& source = merged ? static_cast<vtkDataSet&>(*merged) : data;
   auto append = vtkSmartPointer<vtkAppendPolyData>::New();
   auto specs = vtkSmartPointer<vtkStringArray>::New();
   specs->SetName("isosurface-specs");
   for (std::size_t i = 0; i < opts.specs.size(); ++i) {
-    append->AddInputData(contour_one(data, opts.specs[i], int(i), color, opts.subdivisions));
+    append->AddInputData(contour_one(source, opts.specs[i], int(i), color, opts.subdivisions));
     specs->InsertNextValue(opts.specs[i].text);
   }
   if (opts.specs.empty()) {

@@ -9,11 +9,14 @@
 // High-order (Lagrange, Bezier, quadratic) cells are first cut into linear pieces sampled with
 // the cells' own interpolation functions (subdivide.hpp), 2 × order pieces per edge by default:
 // contouring the cells directly follows only their node lattice (tests/render shows the
-// difference on a sphere). Vector fields are contoured by their magnitude ("velocity=0.3") or
-// one component ("vorticity:z=1"). The output's point data: the colour field (its own name and
-// components), "isosurface" (int, the index of the spec in opts.specs) and "Normals"; its field
-// data: "isosurface-specs", the spec texts in the same order. Triangles in 3D; on 2D data
-// (quads, triangles) the contours are line segments, counted as the polygons.
+// difference on a sphere). Before that, points that coincide (the copies each element makes of
+// the points on its faces) are merged and their values averaged (shared_points.hpp), so the
+// surfaces close across element faces where the field jumps between cells. Vector fields are
+// contoured by their magnitude ("velocity=0.3") or one component ("vorticity:z=1"). The
+// output's point data: the colour field (its own name and components), "isosurface" (int, the
+// index of the spec in opts.specs) and "Normals"; its field data: "isosurface-specs", the spec
+// texts in the same order. Triangles in 3D; on 2D data (quads, triangles) the contours are line
+// segments, counted as the polygons.
 #pragma once
 
 #include <filesystem>
@@ -31,6 +34,10 @@ struct IsoOptions {
   std::vector<IsoSpec> specs;
   std::string color_by;  // a point array carried onto the surface; "" for none
   int subdivisions = 0;  // linear pieces per edge of a high-order cell; 0: 2 x its order
+  // Points that coincide (the copies each element makes of the points on its faces) merged and
+  // their values averaged before contouring, so the surfaces close across element faces;
+  // false contours each cell's own values (slits where the field jumps between cells).
+  bool continuous = true;
 };
 
 // Replaces `out` with the isosurfaces and returns its polygon (2D: segment) count. UserError (one line) for

@@ -1,6 +1,7 @@
 // Isosurfaces of analytic fields land where they should: spheres r = R on linear and Lagrange
 // hexes (mean and max radius error, area against 4 pi R^2), a circle's length in 2D, several
-// specs in one surface, vector magnitudes and components, and the user's errors.
+// specs in one surface, vector magnitudes and components, surfaces closed across cells whose
+// values jump at their faces, and the user's errors.
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -8,6 +9,7 @@
 
 #include <vtkCellArray.h>
 #include <vtkContourFilter.h>
+#include <vtkFeatureEdges.h>
 #include <vtkFieldData.h>
 #include <vtkIntArray.h>
 #include <vtkMassProperties.h>
@@ -20,6 +22,7 @@
 
 #include "operators/error.hpp"
 #include "solver/render/isosurface.hpp"
+#include "solver/render/shared_points.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/render/grids.hpp"
 
@@ -231,6 +234,55 @@ TEST_CASE("isosurface: a circle's length in 2D", "[render][isosurface]") {
               length / (2 * kPi * 0.6) - 1, worst);
   CHECK(std::abs(length / (2 * kPi * 0.6) - 1) < 2e-3);
   CHECK(worst < 2e-3);
+}
+
+TEST_CASE("isosurface: closed across cells whose values jump at their faces",
+          "[render][isosurface]") {
+  // r^2 on quadratic hexes, each cell's own copy of its nodes, and every other cell's values
+  // raised by 0.02 (a checkerboard): as frmini's export writes a discontinuous FR solution.
+  auto grid = box_grid({4, 4, 4}, {-1, -1, -1}, {1, 1, 1}, 2, {kR2});
+  auto* r2 = grid->GetPointData()->GetArray("r2");
+  vtkNew<vtkIdList> ids;
+  for (vtkIdType c = 0; c < grid->GetNumberOfCells(); ++c) {
+    if ((c % 4 + c / 4 % 4 + c / 16) % 2 == 0) continue;
+    grid->GetCellPoints(c, ids);
+    for (vtkIdType a = 0; a < ids->GetNumberOfIds(); ++a)
+      r2->SetComponent(ids->GetId(a), 0, r2->GetComponent(ids->GetId(a), 0) + 0.02);
+  }
+  // The copies merged: 9^3 points of 4^3 x 27, each face point the mean of its cells' values.
+  auto merged = frmini::render::detail::merge_shared_points(*grid, {r2});
+  CHECK(grid->GetNumberOfPoints() == 64 * 27);
+  CHECK(merged->GetNumberOfPoints() == 9 * 9 * 9);
+  CHECK(merged->GetNumberOfCells() == 64);
+  double x0[3] = {0.5, 0.5, 0.5};  // a corner of 8 cells, 4 of them raised
+  const vtkIdType corner = merged->FindPoint(x0);
+  CHECK(merged->GetPointData()->GetArray("r2")->GetComponent(corner, 0) == Approx(0.75 + 0.01));
+
+  // Open edges (vtkFeatureEdges' boundary edges: of one triangle) of the sphere r^2 = 0.49,
+  // which lies inside the box: slits with each cell's own values, none once they are averaged.
+  auto open_edges = [](vtkPolyData* iso) {
+    vtkNew<vtkFeatureEdges> edges;
+    edges->SetInputData(iso);
+    edges->BoundaryEdgesOn();
+    edges->FeatureEdgesOff();
+    edges->ManifoldEdgesOff();
+    edges->NonManifoldEdgesOff();
+    edges->Update();
+    return edges->GetOutput()->GetNumberOfLines();
+  };
+  IsoOptions opts = one("r2=0.49");
+  opts.continuous = false;
+  vtkNew<vtkPolyData> slit, whole;
+  make_isosurfaces(*grid, opts, *slit);
+  make_isosurfaces(*grid, one("r2=0.49"), *whole);
+  std::printf("jumping cells: %lld open edges of %lld triangles per cell, %lld of %lld averaged\n",
+              static_cast<long long>(open_edges(slit)), static_cast<long long>(slit->GetNumberOfPolys()),
+              static_cast<long long>(open_edges(whole)), static_cast<long long>(whole->GetNumberOfPolys()));
+  CHECK(open_edges(slit) > 100);
+  CHECK(open_edges(whole) == 0);
+  // Between the two cells' own surfaces: r^2 within [0.47, 0.49] up to the contour's error.
+  const auto e = sphere_error(whole, std::sqrt(0.48));
+  CHECK(e.max < std::sqrt(0.49) - std::sqrt(0.48) + 4e-3);
 }
 
 TEST_CASE("isosurface: unknown fields and values out of range are one-line errors",
