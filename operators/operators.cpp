@@ -230,8 +230,17 @@ const Matrix& get(const ElementOperators& ops, const std::string& name) {
   if (n == "M6") return ops.m6;
   if (n == "M132" || n == "M1-M3*M2") return ops.m132;
   if (n == "M460" || n == "M4-M6*M0") return ops.m460;
+  const Matrix* aa = n == "M7"   ? &ops.m7
+                     : n == "M8" ? &ops.m8
+                     : n == "M9" ? &ops.m9
+                     : (n == "M1329" || n == "(M1-M3*M2)*M9") ? &ops.m1329
+                                                               : nullptr;
+  if (aa && ops.nqpts == 0)
+    throw UserError("operators: " + name + " of " + ops.etype +
+                    " exists only with flux anti-aliasing (add_flux_antialias)");
+  if (aa) return *aa;
   throw UserError("operators: unknown operator '" + name +
-                  "' (expected M0, M1, M2, M3, M4, M6, M132 or M460)");
+                  "' (expected M0, M1, M2, M3, M4, M6, M132, M460, M7, M8, M9 or M1329)");
 }
 
 const std::vector<std::string>& solver_operator_names() {

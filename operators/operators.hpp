@@ -9,6 +9,11 @@
 //   M4   d·nupts × nupts      reference gradient
 //   M6   d·nupts × nfpts      gradient correction
 //   M132 = M1 − M3·M2,  M460 = M4 − M6·M0
+// and, for flux anti-aliasing (operators/antialias.hpp, only when asked for):
+//   M7   nqpts × nupts        interpolate the solution to the volume quadrature points
+//   M8   nupts × nqpts        L2 projection from the quadrature points onto the nodal basis
+//   M9   d·nupts × d·nqpts    blockdiag(M8, ..., M8): the same for a vector field
+//   M1329 = (M1 − M3·M2)·M9   divergence of the flux at the qpts, projected back
 #pragma once
 
 #include <map>
@@ -33,6 +38,13 @@ struct ElementOperators {
   // nodal basis function; a face's weights sum to 2 for line and tri faces, 4 for quad
   // faces): Σ w |pnorm| f integrates f over a physical face (surface forces).
   std::vector<double> fpts_wts;
+
+  // Flux anti-aliasing (add_flux_antialias in antialias.hpp; empty, nqpts 0, until then).
+  std::string qpts_name;             // the volume rule's table ("witherden-vincent-n59-d9-sp.txt")
+  int qdeg = -1, nqpts = 0;          // its strength (degree) and number of points
+  Matrix qpts;                       // nqpts × ndims
+  std::vector<double> qwts;          // its weights
+  Matrix m7, m8, m9, m1329;
 };
 
 // The default solution point set of an element type (gauss-legendre, williams-shunn, ...), and
@@ -50,7 +62,8 @@ ElementOperators build_operators(const std::string& etype, int order, const std:
                                  const std::map<std::string, std::string>& fpts = {});
 
 // An operator by name: "M0", "M1", "M2", "M3", "M4", "M6", "M132", "M460" (also M1-M3*M2,
-// M4-M6*M0). Throws UserError for another name.
+// M4-M6*M0), and once add_flux_antialias has run "M7", "M8", "M9", "M1329" (also
+// (M1-M3*M2)*M9). Throws UserError for another name or an anti-aliasing operator not built.
 const Matrix& get(const ElementOperators& ops, const std::string& name);
 
 // The operators the solver multiplies by, in the order it applies them.
