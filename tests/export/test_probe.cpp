@@ -165,5 +165,5 @@ TEST_CASE("sample: curved cylinder hexes, near the wall, averaged over the perio
   }
 }
 #else
-TEST_CASE("sample: curved cylinder hexes", "[sample]") { SKIP("skipped: built without Gmsh"); }
+TEST_CASE("sample: curved cylinder hexes", "[sample]") { FRMINI_SKIP("built without Gmsh"); }
 #endif

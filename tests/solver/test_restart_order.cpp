@@ -209,14 +209,7 @@ TEST_CASE("restart at order 2 from p = 1 on the curved cylinder: the projection 
 
 TEST_CASE("restart at order 2 from p = 1 on the cuda backend") {
   const std::string why = unavailable("cuda");
-  if (!why.empty()) {
-#ifdef SKIP
-    SKIP("cuda: " << why);
-#else
-    WARN("skipped for cuda: " << why);
-    return;
-#endif
-  }
+  if (!why.empty()) FRMINI_SKIP("cuda: " << why);
   const auto s = setup("cylinder-cuda", test::generated_mesh("cylinder2d", true),
                        "0.3*exp(-((x - 1.5)^2 + (y - 0.3)^2)/0.25)", true);
   const auto one = run(s, "p1", 1, 4);
