@@ -29,22 +29,11 @@ sys.path.insert(0, os.path.join(tools, 'lib'))
 import cylinder_stats_field as fld  # noqa: E402
 import cylinder_stats_forces as frc  # noqa: E402
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, failures, truth  # noqa: E402
+
 os.makedirs(work, exist_ok=True)
 os.chdir(work)
-failures = []
-
-
-def check(name, got, want, tol):
-    ok = got is not None and abs(got - want) <= tol
-    print(f'{"ok  " if ok else "FAIL"} {name}: {got} (expected {want} +- {tol})')
-    if not ok:
-        failures.append(name)
-
-
-def truth(name, cond, detail=''):
-    print(f'{"ok  " if cond else "FAIL"} {name} {detail}')
-    if not cond:
-        failures.append(name)
 
 
 # 1. Student t: 0.975 quantiles as the tables give them

@@ -24,18 +24,13 @@ import random
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, failures  # noqa: E402
+
 frmini, tools, configs, work = sys.argv[1:5]
 stats_tool = os.path.join(tools, 'cylinder-stats')
 os.makedirs(work, exist_ok=True)
 os.chdir(work)
-failures = []
-
-
-def check(name, got, want, tol):
-    ok = got is not None and abs(got - want) <= tol
-    print(f'{"ok  " if ok else "FAIL"} {name}: {got} (expected {want} +- {tol})')
-    if not ok:
-        failures.append(name)
 
 
 def run_stats(args):

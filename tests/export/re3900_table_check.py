@@ -18,24 +18,13 @@ import shutil
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, failures, truth  # noqa: E402
+
 tools, work = os.path.abspath(sys.argv[1]), sys.argv[2]
 shutil.rmtree(work, ignore_errors=True)
 os.makedirs(work)
 os.chdir(work)
-failures = []
-
-
-def check(name, got, want, tol):
-    ok = got is not None and abs(got - want) <= tol
-    print(f'{"ok  " if ok else "FAIL"} {name}: {got} (expected {want} +- {tol})')
-    if not ok:
-        failures.append(name)
-
-
-def truth(name, cond, detail=''):
-    print(f'{"ok  " if cond else "FAIL"} {name} {detail}')
-    if not cond:
-        failures.append(name)
 
 
 # a kept run: rung 9x, cuda, single, forces over t = 0-200, statistics over 50-190

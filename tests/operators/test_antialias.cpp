@@ -16,37 +16,11 @@
 using namespace frmini::operators;
 using frmini::UserError;
 using frmini::operators::test::Poly;
+using frmini::operators::test::Reference;
+using frmini::operators::test::read_reference;
 
 namespace {
 
-struct Reference {
-  std::string qrule;
-  int npts = 0;
-  std::map<std::string, Matrix> mats;
-};
-
-Reference read_reference(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  Reference ref;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("qrule ", 0) == 0) std::istringstream(line.substr(6)) >> ref.qrule >> ref.npts;
-    if (line.rfind("matrix ", 0) != 0) continue;
-    std::istringstream head(line.substr(7));
-    std::string name;
-    std::size_t rows = 0, cols = 0;
-    head >> name >> rows >> cols;
-    Matrix m(rows, cols);
-    for (std::size_t i = 0; i < rows; ++i) {
-      REQUIRE(std::getline(in, line));
-      std::istringstream row(line);
-      for (std::size_t j = 0; j < cols; ++j) REQUIRE(row >> m(i, j));
-    }
-    ref.mats[name] = m;
-  }
-  return ref;
-}
 
 // Largest entry difference relative to the reference's largest magnitude (at least 1).
 double reldiff(const Matrix& a, const Matrix& b) {

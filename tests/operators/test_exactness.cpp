@@ -11,37 +11,13 @@
 
 using namespace frmini::operators;
 using frmini::operators::test::Poly;
+using frmini::operators::test::at;
+using frmini::operators::test::maxdiff;
+using frmini::operators::test::mul;
 
 namespace {
 
 const char* const kTypes[] = {"quad", "hex", "tri", "tet", "pri", "pyr"};
-
-// Values of poly at each row of pts.
-std::vector<double> at(const Poly& u, const Matrix& pts) {
-  std::vector<double> v(pts.rows);
-  for (std::size_t i = 0; i < pts.rows; ++i) v[i] = u(&pts.data[i * pts.cols]);
-  return v;
-}
-
-std::vector<double> mul(const Matrix& a, const std::vector<double>& x) {
-  REQUIRE(a.cols == x.size());
-  std::vector<double> y(a.rows, 0.0);
-  for (std::size_t i = 0; i < a.rows; ++i)
-    for (std::size_t j = 0; j < a.cols; ++j) y[i] += a(i, j) * x[j];
-  return y;
-}
-
-// Largest difference relative to the largest exact value b (monomials of degree 6 reach
-// values of a few hundred, so an absolute tolerance would mean nothing).
-double maxdiff(const std::vector<double>& a, const std::vector<double>& b) {
-  REQUIRE(a.size() == b.size());
-  double m = 0.0, scale = 1.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    m = std::max(m, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(b[i]));
-  }
-  return m / scale;
-}
 
 constexpr double kTol = 1e-10;
 

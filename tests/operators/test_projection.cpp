@@ -19,33 +19,11 @@
 
 using namespace frmini::operators;
 using frmini::operators::test::Poly;
+using frmini::operators::test::at;
+using frmini::operators::test::maxdiff;
+using frmini::operators::test::mul;
 
 namespace {
-
-std::vector<double> at(const Poly& u, const Matrix& pts) {
-  std::vector<double> v(pts.rows);
-  for (std::size_t i = 0; i < pts.rows; ++i) v[i] = u(&pts.data[i * pts.cols]);
-  return v;
-}
-
-std::vector<double> mul(const Matrix& a, const std::vector<double>& x) {
-  REQUIRE(a.cols == x.size());
-  std::vector<double> y(a.rows, 0.0);
-  for (std::size_t i = 0; i < a.rows; ++i)
-    for (std::size_t j = 0; j < a.cols; ++j) y[i] += a(i, j) * x[j];
-  return y;
-}
-
-// Largest difference relative to the larger of 1 and the largest exact value.
-double maxdiff(const std::vector<double>& a, const std::vector<double>& b) {
-  REQUIRE(a.size() == b.size());
-  double m = 0.0, scale = 1.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    m = std::max(m, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(b[i]));
-  }
-  return m / scale;
-}
 
 std::vector<double> random_values(std::size_t n, unsigned seed) {
   std::mt19937 gen(seed);

@@ -8,40 +8,16 @@
 
 #include "operators/operators.hpp"
 #include "tests/frmini_catch.hpp"
+#include "tests/operators/test_support.hpp"
 
 using namespace frmini::operators;
-
-namespace {
-
-std::map<std::string, Matrix> read_reference(const std::string& path) {
-  std::ifstream in(path);
-  REQUIRE(in.good());
-  std::map<std::string, Matrix> out;
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.rfind("matrix ", 0) != 0) continue;
-    std::istringstream head(line.substr(7));
-    std::string name;
-    std::size_t rows = 0, cols = 0;
-    head >> name >> rows >> cols;
-    Matrix m(rows, cols);
-    for (std::size_t i = 0; i < rows; ++i) {
-      REQUIRE(std::getline(in, line));
-      std::istringstream row(line);
-      for (std::size_t j = 0; j < cols; ++j) REQUIRE(row >> m(i, j));
-    }
-    out[name] = m;
-  }
-  return out;
-}
-
-}  // namespace
+using frmini::operators::test::read_reference;
 
 TEST_CASE("operators equal PyFR's to 1e-12", "[operators][pyfr]") {
   for (const std::string etype : {"quad", "hex", "tri", "tet", "pri", "pyr"}) {
     for (int p = 1; p <= 4; ++p) {
       const auto ref = read_reference(std::string(FRMINI_TEST_DATA_DIR) + "/data/" + etype + "-p" +
-                                      std::to_string(p) + ".txt");
+                                      std::to_string(p) + ".txt").mats;
       REQUIRE(ref.size() == 8);
       const ElementOperators ops = build_operators(etype, p);
       for (const auto& [name, r] : ref) {

@@ -3,14 +3,19 @@
 // by collapsing tensor Gauss–Legendre rules (Duffy), independent of the simplex tables.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cmath>
+#include <fstream>
+#include <map>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "operators/linalg.hpp"
 #include "operators/quadrules.hpp"
+#include "tests/frmini_catch.hpp"
 
 namespace frmini::operators::test {
 
@@ -105,6 +110,64 @@ inline Rule collapsed_rule(const std::string& shape, int n) {
   for (std::size_t i = 0; i < pts.size(); ++i)
     for (std::size_t j = 0; j < pts[i].size(); ++j) r.pts(i, j) = pts[i][j];
   return r;
+}
+
+// Values of a polynomial at each row of pts.
+inline std::vector<double> at(const Poly& u, const Matrix& pts) {
+  std::vector<double> v(pts.rows);
+  for (std::size_t i = 0; i < pts.rows; ++i) v[i] = u(&pts.data[i * pts.cols]);
+  return v;
+}
+
+inline std::vector<double> mul(const Matrix& a, const std::vector<double>& x) {
+  REQUIRE(a.cols == x.size());
+  std::vector<double> y(a.rows, 0.0);
+  for (std::size_t i = 0; i < a.rows; ++i)
+    for (std::size_t j = 0; j < a.cols; ++j) y[i] += a(i, j) * x[j];
+  return y;
+}
+
+// Largest difference relative to the larger of 1 and the largest exact value b (monomials of
+// degree 6 reach values of a few hundred, so an absolute tolerance would mean nothing).
+inline double maxdiff(const std::vector<double>& a, const std::vector<double>& b) {
+  REQUIRE(a.size() == b.size());
+  double m = 0.0, scale = 1.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    m = std::max(m, std::abs(a[i] - b[i]));
+    scale = std::max(scale, std::abs(b[i]));
+  }
+  return m / scale;
+}
+
+// A file of PyFR's matrices written by tools/pyfr-ref-operators: "matrix NAME ROWS COLS" then
+// the rows; anti-aliasing files also name their quadrature rule ("qrule NAME NPTS").
+struct Reference {
+  std::string qrule;
+  int npts = 0;
+  std::map<std::string, Matrix> mats;
+};
+
+inline Reference read_reference(const std::string& path) {
+  std::ifstream in(path);
+  REQUIRE(in.good());
+  Reference ref;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("qrule ", 0) == 0) std::istringstream(line.substr(6)) >> ref.qrule >> ref.npts;
+    if (line.rfind("matrix ", 0) != 0) continue;
+    std::istringstream head(line.substr(7));
+    std::string name;
+    std::size_t rows = 0, cols = 0;
+    head >> name >> rows >> cols;
+    Matrix m(rows, cols);
+    for (std::size_t i = 0; i < rows; ++i) {
+      REQUIRE(std::getline(in, line));
+      std::istringstream row(line);
+      for (std::size_t j = 0; j < cols; ++j) REQUIRE(row >> m(i, j));
+    }
+    ref.mats[name] = m;
+  }
+  return ref;
 }
 
 }  // namespace frmini::operators::test
