@@ -35,9 +35,9 @@ class TimeAveragePlugin : public Plugin {
 
   void start(RunContext& ctx) override {
     check_output_folder(dir_.empty() ? "." : dir_, dir_where_);  // before the first step
-    std::vector<std::size_t> nupts;
-    for (const auto& l : ctx.sys.layout()) nupts.push_back(std::size_t(l.nupts));
     if (with_moments_) {
+      std::vector<std::size_t> nupts;
+      for (const auto& l : ctx.sys.layout()) nupts.push_back(std::size_t(l.nupts));
       moments_ = velocity_pressure_moments(ctx.sys.ndims());
       acc_ = TimeAverage(ctx.sys.nvars(), nupts, moments_.pairs);
     }
