@@ -47,11 +47,11 @@ CudaBackend::CudaBackend(const BackendOptions& opts) : d_(cuda::driver()), opts_
   d_.check(d_.DevicePrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain");
   d_.check(d_.CtxSetCurrent(ctx_), "cuCtxSetCurrent");
   providers_ = {make_generated_provider(*this), make_blas_provider(*this),
-                make_reference_provider(*this)};
+                make_cublas_provider(*this), make_reference_provider(*this)};
 }
 
 CudaBackend::~CudaBackend() {
-  providers_.clear();  // cuBLAS handles before the context
+  providers_.clear();  // cuBLAS and cuBLASLt handles before the context
   reduce_module_[0].reset(), reduce_module_[1].reset(), reduce_part_.reset();
   if (ctx_) d_.DevicePrimaryCtxRelease(dev_);
 }

@@ -1,6 +1,7 @@
 // The cuda backend: one device's primary context, the driver API opened at run time
 // (driver.hpp), NVRTC to cubin for the device's own architecture (compiler.hpp), device events
-// for timing, and the matmul providers generated / blas (cuBLAS) / reference.
+// for timing, and the matmul providers generated / blas (cuBLASLt, searched) / cublas (plain
+// cuBLAS) / reference.
 #pragma once
 
 #include <cuda.h>
@@ -75,6 +76,7 @@ class CudaBackend : public Backend {
   // CUDA specifics for the providers.
   const Driver& driver() const { return d_; }
   int arch() const { return arch_; }  // 90 for sm_90
+  const std::string& device_name() const { return devname_; }  // e.g. "NVIDIA H200"
   bool verbose() const { return opts_.verbose; }
   // Launches `f` on the default stream; `args` are pointers to the arguments.
   void launch(CUfunction f, std::size_t grid, unsigned bx, unsigned by, void** args);

@@ -1,4 +1,6 @@
-// The blas provider: cuBLAS opened at run time (libcublas.so.13). cuBLAS is column-major and
+// The cublas provider: plain cuBLAS opened at run time (libcublas.so.13), cublasSgemm/Dgemm
+// with the library's own choice of algorithm — the paper's baseline beside the `blas`
+// provider's searched cuBLASLt (matmul_lt.cpp). cuBLAS is column-major and
 // our panels are row-major, so C = A*B is computed as C^T = B^T * A^T: a column-major B^T is
 // our row-major B with the same ld, and likewise for C and A (lda = k).
 #include <cublas_v2.h>  // types and enums only
@@ -91,7 +93,7 @@ class BlasKernel : public Kernel {
     }
   }
 
-  std::string provider() const override { return "blas"; }
+  std::string provider() const override { return "cublas"; }
   std::string strategy() const override {
     return p_.precision == Precision::single ? "cublasSgemm" : "cublasDgemm";
   }
@@ -106,7 +108,7 @@ class BlasKernel : public Kernel {
 class BlasProvider : public matmul::Provider {
  public:
   explicit BlasProvider(CudaBackend& be) : be_(be) {}
-  std::string name() const override { return "blas"; }
+  std::string name() const override { return "cublas"; }
 
   std::vector<std::unique_ptr<Kernel>> candidates(const Problem& p,
                                                   std::string* why_not) override {
@@ -133,7 +135,7 @@ class BlasProvider : public matmul::Provider {
 
 }  // namespace
 
-std::shared_ptr<matmul::Provider> make_blas_provider(CudaBackend& be) {
+std::shared_ptr<matmul::Provider> make_cublas_provider(CudaBackend& be) {
   return std::make_shared<BlasProvider>(be);
 }
 

@@ -1,11 +1,17 @@
 // The cuda backend's matmul providers, in the order `auto` asks them:
 //   generated  GiMMiK-style kernels with A's entries as literals (matmul_plan/matmul_source),
 //              one candidate per strategy, compiled in parallel through NVRTC;
-//   blas       cuBLAS (opened at run time), row-major via C^T = B^T A^T;
+//   blas       cuBLASLt (opened at run time), the heuristic's candidates timed on the real
+//              operands and the fastest kept and cached (matmul_lt.cpp), as PyFR does;
+//   cublas     plain cuBLAS gemm (opened at run time), the paper's baseline; both row-major
+//              via C^T = B^T A^T;
 //   reference  a naive kernel summing in double (for tests; never chosen by auto).
 #pragma once
 
+#include <cstddef>
 #include <memory>
+#include <string>
+#include <vector>
 
 #include "kernels/matmul/provider.hpp"
 
@@ -14,7 +20,13 @@ namespace frmini::kernels::cuda {
 class CudaBackend;
 
 std::shared_ptr<matmul::Provider> make_generated_provider(CudaBackend& be);
-std::shared_ptr<matmul::Provider> make_blas_provider(CudaBackend& be);
+std::shared_ptr<matmul::Provider> make_blas_provider(CudaBackend& be);  // cuBLASLt, searched
+std::shared_ptr<matmul::Provider> make_cublas_provider(CudaBackend& be);
 std::shared_ptr<matmul::Provider> make_reference_provider(CudaBackend& be);
+
+// Why cuBLASLt cannot be used from the first of `names` that opens ("" when it can: then
+// *version, if given, is cublasLtGetVersion()); one line. No device needed.
+std::string cublaslt_unavailable(const std::vector<std::string>& names,
+                                 std::size_t* version = nullptr);
 
 }  // namespace frmini::kernels::cuda

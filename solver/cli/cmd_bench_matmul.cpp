@@ -293,7 +293,8 @@ int run_bench_matmul(const std::vector<std::string>& argv) {
       .option("n", "N", "columns of B and C", "50000")
       .option("nrep", "N", "timed runs per figure (median reported; at least 10)", "10")
       .option("stat", "S", "median or min of the timed runs (min: for a busy machine)", "median")
-      .option("providers", "LIST", "providers to time, and auto for the solver's own pick (default: all but reference and auto)")
+      .option("providers", "LIST", "providers to time, and auto for the solver's own pick (cuda: blas = cuBLASLt "
+              "searched, cublas = plain cuBLAS; default: all but reference and auto)")
       .option("threads", "N", "cpu: OpenMP threads (0 = default)", "0")
       .option("csv", "FILE", "write the table as CSV (columns: docs/bench-csv.md)")
       .option("plot", "FILE.png", "write Figure 3 (speedup over blas vs size) with gnuplot")

@@ -22,7 +22,7 @@ ArgParser run_parser(const std::string& cmd, bool restart) {
   p.positional("case", "the case file (TOML); --help-config lists every key");
   if (restart) p.positional("solution", "a solution file written by frmini run (.h5)");
   p.option("backend", "NAME", "cpu, opencl or cuda (overrides [backend] name)")
-      .option("matmul", "NAME", "generated, blas, xsmm, reference or auto (overrides [backend] matmul)")
+      .option("matmul", "NAME", "generated, blas, cublas (cuda), xsmm, reference or auto (overrides [backend] matmul)")
       .option("precision", "P", "single or double (overrides [backend] precision)")
       .option("order", "P",
               restart ? "polynomial order (overrides the file's and [solver] order); another "

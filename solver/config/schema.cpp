@@ -15,8 +15,9 @@ std::vector<SectionSpec> build() {
       {"backend", "Where and how the case runs.",
        {{"name", T::choice, "cpu", "backend", {"cpu", "opencl", "cuda"}},
         {"matmul", T::choice, "auto",
-         "matmul provider for every operator product (auto = time all, keep the fastest)",
-         {"generated", "blas", "xsmm", "reference", "auto"}},
+         "matmul provider for every operator product (auto = time all, keep the fastest; "
+         "cuda: blas = cuBLASLt with its algorithms searched, cublas = plain cuBLAS gemm)",
+         {"generated", "blas", "cublas", "xsmm", "reference", "auto"}},
         {"precision", T::choice, "double", "floating-point precision of device data",
          {"single", "double"}},
         {"device", T::integer, "0", "device index (opencl, cuda)", {}, 0, 1024},

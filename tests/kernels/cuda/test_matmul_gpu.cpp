@@ -1,8 +1,9 @@
-// The CUDA matmul correctness test, on a GPU: every generated candidate and cuBLAS against the
-// reference kernel, for a sample of operators, float and double, beta 0/1/0.5, n in
-// {1, 31, 33, 1000, 4099} with padded leading dimensions and offset panels, plus run_columns
-// on a sub-range. Without a driver or device it prints "skipped: no GPU" and exits 77, which
-// ctest (SKIP_RETURN_CODE) reports as skipped.
+// The CUDA matmul correctness test, on a GPU: every generated candidate, cuBLASLt's searched
+// algorithm (`blas`: its heuristic's candidates timed, the fastest kept) and plain cuBLAS
+// (`cublas`) against the reference kernel, for a sample of operators, float and double, beta
+// 0/1/0.5, n in {1, 31, 33, 1000, 4099} with padded leading dimensions and offset panels, plus
+// run_columns on a sub-range. Without a driver or device it prints "skipped: no GPU" and exits
+// 77, which ctest (SKIP_RETURN_CODE) reports as skipped.
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -18,6 +19,7 @@ using namespace frmini::kernels;
 namespace {
 
 int failures = 0;
+int lt_checked[2] = {0, 0};  // cuBLASLt-searched kernels checked: [single, double]
 
 std::vector<double> download(Backend& be, const Buffer& b, Precision p, std::size_t count) {
   std::vector<double> out(count);
@@ -78,6 +80,14 @@ void check_operator(Backend& be, const std::string& name, const matmul::HostMatr
     p.c = {c.get(), off, ldc};
     std::string why;
     for (auto& k : pr->candidates(p, &why)) {
+      if (pr->name() == "blas") {
+        if (k->strategy().rfind("cublaslt-", 0) != 0) {
+          ++failures;
+          std::printf("FAIL %s: blas is not cuBLASLt-searched (%s)\n", name.c_str(),
+                      k->strategy().c_str());
+        }
+        ++lt_checked[prec == Precision::single ? 0 : 1];
+      }
       for (int sub = 0; sub < 2; ++sub) {
         upload(be, *c, prec, c0);
         if (sub == 0) {
@@ -136,6 +146,12 @@ int main(int argc, char** argv) {
   } catch (const std::exception& e) {
     std::printf("error: %s\n", e.what());
     return 1;
+  }
+  std::printf("cuBLASLt-searched products checked: %d single, %d double\n", lt_checked[0],
+              lt_checked[1]);
+  if (!lt_checked[0] || !lt_checked[1]) {
+    std::printf("FAIL: cuBLASLt declined every product\n");
+    ++failures;
   }
   std::printf("%s: %d failures\n", failures ? "FAILED" : "passed", failures);
   return failures ? 1 : 0;
