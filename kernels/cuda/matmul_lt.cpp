@@ -14,6 +14,7 @@
 #include <mutex>
 
 #include "kernels/cuda/backend.hpp"
+#include "kernels/matmul/auto_tune.hpp"
 #include "kernels/cuda/dynlib.hpp"
 #include "kernels/cuda/matmul_lt_plan.hpp"
 #include "kernels/cuda/matmul_providers.hpp"
@@ -27,8 +28,8 @@ using matmul::Problem;
 
 constexpr int kLtCandidates = 16;                     // heuristic candidates timed
 constexpr std::size_t kLtWorkspace = 32u << 20;       // cuBLAS's recommendation on Hopper
-constexpr int kWarmup = 2, kRounds = 10;              // as the tuner's defaults
-constexpr double kIfac = 0.95;                        // the tuner's incumbency factor
+// The search times candidates as the tuner does, with its defaults (matmul/auto_tune.hpp).
+const matmul::TuneOptions kTune{};
 
 struct LtLib {
   decltype(&::cublasLtGetVersion) version = nullptr;
@@ -243,7 +244,7 @@ void LtKernel::enqueue(LtPlan& plan, std::size_t begin, CUdeviceptr d) const {
 }
 
 // Times the heuristic's candidates round-robin (as the tuner does), each keeping its fastest
-// run; a later one displaces the incumbent only when kIfac faster. A cached decision is used
+// run; a later one displaces the incumbent only when kTune.ifac faster. A cached decision is used
 // when it is still among the candidates.
 bool LtKernel::search(LtPlan& plan, const LtKey& key) {
   auto cands = heuristic(s_, plan, key, kLtCandidates);
@@ -261,12 +262,12 @@ bool LtKernel::search(LtPlan& plan, const LtKey& key) {
   CUdeviceptr d = CudaBackend::ptr(*scratch) + shift % 256;
   const double inf = std::numeric_limits<double>::infinity();
   std::vector<double> t(cands.size(), inf);
-  for (int r = 0; r < kRounds; ++r)
+  for (int r = 0; r < kTune.nrep; ++r)
     for (std::size_t i = 0; i < cands.size(); ++i) {
       if (t[i] == inf && r > 0) continue;  // failed to run in the first round
       plan.algo = cands[i].algo;
       try {
-        double s = s_.be.time_runs([&] { enqueue(plan, 0, d); }, r ? 0 : kWarmup, 1).front();
+        double s = s_.be.time_runs([&] { enqueue(plan, 0, d); }, r ? 0 : kTune.warmup, 1).front();
         t[i] = std::min(t[i], s);
       } catch (const std::runtime_error&) {
         t[i] = inf;  // an algorithm that fails here is simply not a contender
@@ -274,7 +275,7 @@ bool LtKernel::search(LtPlan& plan, const LtKey& key) {
     }
   std::size_t best = cands.size();
   for (std::size_t i = 0; i < cands.size(); ++i)
-    if (t[i] < inf && (best == cands.size() || t[i] < kIfac * t[best])) best = i;
+    if (t[i] < inf && (best == cands.size() || t[i] < kTune.ifac * t[best])) best = i;
   if (best == cands.size()) return false;
   plan.algo = cands[best].algo;
   strategy_ = describe(*s_.lib, plan.algo);
