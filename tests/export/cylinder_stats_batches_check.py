@@ -196,6 +196,15 @@ r = subprocess.run(cmd[:3] + ['nocl.csv', '--out', 'cli'], capture_output=True, 
 truth('refused: a history without cl', r.returncode == 2 and 'nocl.csv: needs columns t, cd and cl' in r.stderr,
       repr(r.stderr))
 
+# Lr: the end of the bubble, downstream of the most negative u, not a secondary vortex's u > 0
+# within 0.02 D of the base (one batch of the GPU rung's time average had one).
+xs = [0.5 + 0.02 * i for i in range(200)]
+bubble = [-0.3 * math.sin(math.pi * (x - 0.5) / 1.4) if x < 1.9 else 0.2 * (x - 1.9) for x in xs]
+base = [-1e-4] + [0.002 if x < 0.55 else u for x, u in zip(xs[1:], bubble[1:])]
+check('Lr: bubble end (x = 1.9)', fld.recirculation_end(xs, bubble), 1.9, 1e-9)
+check('Lr: secondary vortex at the base ignored', fld.recirculation_end(xs, base), 1.9, 1e-9)
+truth('Lr: none without reversed flow', fld.recirculation_end(xs, [abs(u) + 0.01 for u in bubble]) is None)
+
 if failures:
     sys.exit('FAILED: ' + ', '.join(failures))
 print('cylinder-stats batches: every check as expected')

@@ -167,6 +167,14 @@ def zero_up(xs, fs):
     return None
 
 
+def recirculation_end(xs, us):
+    """Where the mean recirculation bubble ends on the wake axis: the first x downstream of the
+    most negative u where u turns >= 0. Not the first zero from the wall: a secondary vortex at
+    the base can give u > 0 within a few hundredths of D of it, which is not the bubble's end."""
+    i = us.index(min(us))
+    return zero_up(xs[i:], us[i:]) if us[i] < 0 else None
+
+
 def potential_cp_axis(x, cd):
     """Cp on the axis upstream (x < 0) of the unbounded flow's far field: the cylinder's
     doublet (u = U (1 - R^2/x^2)) and the source that feeds its wake's displacement flux,
@@ -237,7 +245,7 @@ def field_stats(rows, ref, pref_x, nring, xs, ys):
     u = [r['u'] / ref['uinf'] for r in axis]
     s['umin'] = min(u)
     s['x_umin'] = xs[u.index(s['umin'])]
-    xr = zero_up(xs, u)
+    xr = recirculation_end(xs, u)
     if xr is not None:
         s['lr'] = xr - RADIUS
     prof, stress, n = [], [], len(ys)

@@ -4,6 +4,7 @@
 // 0/1/0.5, n in {1, 31, 33, 1000, 4099} with padded leading dimensions and offset panels, plus
 // run_columns on a sub-range. Without a driver or device it prints "skipped: no GPU" and exits
 // 77, which ctest (SKIP_RETURN_CODE) reports as skipped.
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <random>
@@ -119,6 +120,8 @@ void check_operator(Backend& be, const std::string& name, const matmul::HostMatr
 // --probe: only whether a GPU is there (exit 0) or not (77), for tools/gpu-checks.
 int main(int argc, char** argv) {
   const bool probe = argc > 1 && std::string(argv[1]) == "--probe";
+  // Line by line, so that a run stopped by a batch job's time limit shows how far it got.
+  std::setvbuf(stdout, nullptr, _IOLBF, 0);
   std::string why;
   if (!cuda::driver_available(&why)) {
     std::printf("skipped: no GPU (%s)\n", why.c_str());
@@ -137,10 +140,14 @@ int main(int argc, char** argv) {
           const auto& m = frmini::operators::get(ops, opname);
           matmul::HostMatrix a{m.rows, m.cols, m.data};
           std::string name = std::string(et) + "-p" + std::to_string(order) + "-" + opname;
+          auto t0 = std::chrono::steady_clock::now();
           for (auto prec : {Precision::single, Precision::double_})
             for (double beta : {0.0, 1.0, 0.5})
               for (std::size_t n : {1, 31, 33, 1000, 4099})
                 check_operator(*be, name, a, prec, beta, n);
+          std::printf("%-14s checked (%.1f s, %d failures so far)\n", name.c_str(),
+                      std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                      failures);
         }
       }
   } catch (const std::exception& e) {
