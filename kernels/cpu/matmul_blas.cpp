@@ -31,6 +31,7 @@ std::string gemm_name(Precision p) {
 class BlasProvider : public matmul::Provider {
  public:
   std::string name() const override { return "blas"; }
+  bool threads_its_own() const override { return true; }  // OpenBLAS's own threads
   std::vector<std::unique_ptr<matmul::Kernel>> candidates(const matmul::Problem& p,
                                                           std::string* why) override {
     std::vector<std::unique_ptr<matmul::Kernel>> out;

@@ -2,9 +2,9 @@
 #include <memory>
 #include <string>
 
+#include "base/error.hpp"
 #include "kernels/matmul/auto_tune.hpp"
 #include "kernels/matmul/provider.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::kernels::matmul {
 
@@ -22,6 +22,12 @@ std::unique_ptr<Kernel> make_kernel(Backend& backend, const std::string& provide
   }
   throw UserError("unknown matmul provider '" + provider + "' for backend " + backend.name() +
                   " (choose auto, " + names + ")");
+}
+
+bool threads_its_own(Backend& backend, const std::string& provider) {
+  for (const auto& pr : backend.matmul_providers())
+    if (pr->name() == provider) return pr->threads_its_own();
+  return false;
 }
 
 }  // namespace frmini::kernels::matmul

@@ -93,6 +93,9 @@ class Provider {
   // `why_not` (if non-null) receives the reason for declining.
   virtual std::vector<std::unique_ptr<Kernel>> candidates(const Problem& p,
                                                           std::string* why_not = nullptr) = 0;
+  // Whether its kernels spread one product over threads of their own (a vendor BLAS): then a
+  // caller that splits the columns among its own threads must give them whole panels instead.
+  virtual bool threads_its_own() const { return false; }
 };
 
 // Builds the kernel for `p` with the provider called `provider` ("generated", "blas", "xsmm",
@@ -102,5 +105,9 @@ class Provider {
 // does not exist on this backend or declines the problem (with its reason).
 std::unique_ptr<Kernel> make_kernel(Backend& backend, const std::string& provider,
                                     const Problem& p);
+
+// Whether the provider called `provider` on this backend threads its own products
+// (Provider::threads_its_own); false for "auto" and for names the backend does not have.
+bool threads_its_own(Backend& backend, const std::string& provider);
 
 }  // namespace frmini::kernels::matmul

@@ -13,12 +13,12 @@
 #include <random>
 #include <sstream>
 
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/matmul/analysis.hpp"
 #include "kernels/matmul/auto_tune.hpp"
 #include "kernels/matmul/provider.hpp"
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
 #include "operators/operators.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/bench.hpp"
@@ -32,8 +32,9 @@ using frmini::kernels::Backend;
 using frmini::kernels::Buffer;
 using frmini::kernels::Precision;
 
-// The columns of the CSV, fixed whatever providers ran (absent ones are left empty).
-const std::vector<std::string> csv_providers = {"generated", "blas", "xsmm", "auto"};
+// The columns of the CSV, fixed whatever providers ran (absent ones are left empty). On cuda
+// `blas` is cuBLASLt with its algorithm search and `cublas` plain cuBLAS.
+const std::vector<std::string> csv_providers = {"generated", "blas", "cublas", "xsmm", "auto"};
 
 struct Result {
   bool ran = false;
@@ -441,7 +442,8 @@ int run_bench_matmul(const std::vector<std::string>& argv) {
       c << "," << p << "_strategy," << p << "_ms," << p << "_gbs," << p << "_pct_triad," << p
         << "_gflops," << p << "_max_rel_err," << p << "_dram_ms," << p << "_dram_gbs," << p
         << "_dram_pct_triad";
-    c << ",speedup_vs_blas,speedup_vs_xsmm,dram_speedup_vs_blas,dram_speedup_vs_xsmm\n";
+    c << ",speedup_vs_blas,speedup_vs_xsmm,dram_speedup_vs_blas,dram_speedup_vs_xsmm"
+      << ",speedup_vs_cublas,dram_speedup_vs_cublas\n";
     for (const auto& r : rows) {
       c << r.etype << "," << r.order << "," << r.op << "," << r.m << "," << r.k << "," << r.nnz
         << "," << fmt("%.6f", r.zero_fraction) << "," << r.beta << ","
@@ -465,7 +467,7 @@ int run_bench_matmul(const std::vector<std::string>& argv) {
         return v > 0 ? fmt("%.4f", v) : std::string();
       };
       c << "," << sp("blas", false) << "," << sp("xsmm", false) << "," << sp("blas", true) << ","
-        << sp("xsmm", true) << "\n";
+        << sp("xsmm", true) << "," << sp("cublas", false) << "," << sp("cublas", true) << "\n";
     }
     write_text_atomically(args.get("csv"), c.str());
   }

@@ -7,7 +7,7 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::solver {
 
@@ -143,13 +143,14 @@ void System::plan_groups(ArenaPlan& plan) {
     I.reg_len = plan.take(0) - start;
   }
   // Cache blocks (Backend::run_chain): sized from what one element's longest chain
-  // touches. BLAS runs on whole panels only (it has threads of its own).
+  // touches. A provider with threads of its own (a BLAS) runs on whole panels only.
+  const bool whole_panels = kernels::matmul::threads_its_own(be_, cfg_.matmul);
   for (const auto& l : layout_) {
     std::size_t rows = std::size_t(2 * l.nupts + l.nfpts + nd * l.nupts);
     // The gradient at both point sets, and the flux beside the gradient it is made from.
     if (visc) rows += std::size_t(nd * l.nfpts + l.nfpts + nd * l.nupts);
     const std::size_t bytes = (rows * nv + std::size_t(nd * nd * l.nupts + l.nupts)) * I.item;
-    I.block.push_back(cfg_.matmul == "blas" ? 0 : be_.chain_block(bytes, int64_t(I.soa)));
+    I.block.push_back(whole_panels ? 0 : be_.chain_block(bytes, int64_t(I.soa)));
   }
 }
 
