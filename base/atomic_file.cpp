@@ -1,4 +1,4 @@
-#include "operators/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 #include <cerrno>
 #include <cstring>
@@ -6,7 +6,7 @@
 #include <system_error>
 #include <unistd.h>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini {
 

@@ -1,4 +1,4 @@
-// The project-wide error types. operators/ is the lowest layer, so every other layer can
+// The project-wide error types. base/ is the lowest layer, so every other layer can
 // include this without reaching upwards.
 //
 // UserError: the user's input is wrong (file, option, config key, expression). main() prints

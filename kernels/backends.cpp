@@ -2,8 +2,8 @@
 
 #include <stdexcept>
 
+#include "base/error.hpp"
 #include "frmini_config.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::kernels {
 

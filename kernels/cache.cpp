@@ -4,7 +4,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "operators/atomic_file.hpp"
+#include "base/atomic_file.hpp"
 
 namespace frmini::kernels {
 

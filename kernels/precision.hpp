@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::kernels {
 

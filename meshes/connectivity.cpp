@@ -6,10 +6,10 @@
 #include <sstream>
 #include <unordered_map>
 
+#include "base/error.hpp"
 #include "meshes/element_types.hpp"
 #include "meshes/geometry.hpp"
 #include "meshes/periodic.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::meshes {
 

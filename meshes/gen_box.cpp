@@ -6,8 +6,8 @@
 #include <array>
 #include <cmath>
 
+#include "base/error.hpp"
 #include "meshes/gen_internal.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::meshes::gen {
 

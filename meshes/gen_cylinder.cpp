@@ -13,8 +13,8 @@
 #include <sstream>
 #include <string>
 
+#include "base/error.hpp"
 #include "meshes/gen_internal.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::meshes::gen {
 

@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "base/error.hpp"
 #include "meshes/gen_internal.hpp"
 #include "meshes/gmsh_session.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::meshes {
 

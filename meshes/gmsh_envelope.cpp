@@ -15,7 +15,7 @@
 #include <utility>
 #include <vector>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::meshes {
 

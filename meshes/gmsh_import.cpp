@@ -16,12 +16,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include "base/error.hpp"
 #include "meshes/element_types.hpp"
 #include "meshes/gmsh_envelope.hpp"
 #include "meshes/gmsh_nodemap.hpp"
 #include "meshes/gmsh_session.hpp"
 #include "meshes/periodic.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::meshes {
 

@@ -5,9 +5,9 @@
 #include <cmath>
 #include <map>
 
+#include "base/error.hpp"
 #include "meshes/element_types.hpp"
 #include "meshes/lagrange.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::meshes {
 

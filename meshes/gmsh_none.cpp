@@ -1,8 +1,8 @@
 // Built without the Gmsh SDK: importing and generating meshes are unavailable; reading,
 // partitioning and inspecting frmini mesh files still work.
+#include "base/error.hpp"
 #include "meshes/generators.hpp"
 #include "meshes/gmsh_import.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::meshes {
 

@@ -5,7 +5,7 @@
 
 #include <exception>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::meshes {
 

@@ -6,8 +6,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 
 namespace frmini::meshes::h5 {
 

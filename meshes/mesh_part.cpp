@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::meshes {
 

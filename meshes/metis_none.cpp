@@ -1,6 +1,6 @@
 // Built without METIS: partitioning into more than one part is unavailable.
+#include "base/error.hpp"
 #include "meshes/partition.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::meshes {
 

@@ -5,8 +5,8 @@
 #include <map>
 #include <numeric>
 
+#include "base/error.hpp"
 #include "meshes/element_types.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::meshes {
 

@@ -2,9 +2,9 @@
 
 #include <algorithm>
 
+#include "base/error.hpp"
 #include "operators/bases.hpp"
 #include "operators/clean.hpp"
-#include "operators/error.hpp"
 #include "operators/nodal.hpp"
 #include "operators/shapes.hpp"
 

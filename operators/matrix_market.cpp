@@ -3,7 +3,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::operators {
 

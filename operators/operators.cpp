@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <set>
 
+#include "base/error.hpp"
 #include "operators/bases.hpp"
 #include "operators/clean.hpp"
-#include "operators/error.hpp"
 #include "operators/nodal.hpp"
 #include "operators/quadrules.hpp"
 #include "operators/shapes.hpp"

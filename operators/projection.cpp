@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
+#include "base/error.hpp"
 #include "operators/bases.hpp"
-#include "operators/error.hpp"
 #include "operators/operators.hpp"
 #include "operators/shapes.hpp"
 

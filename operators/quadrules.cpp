@@ -5,8 +5,8 @@
 #include <regex>
 #include <sstream>
 
+#include "base/error.hpp"
 #include "operators/bases.hpp"
-#include "operators/error.hpp"
 #include "operators/quadrules_embed.hpp"
 
 namespace frmini::operators {

@@ -3,8 +3,8 @@
 #include <map>
 #include <stdexcept>
 
+#include "base/error.hpp"
 #include "operators/bases.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::operators {
 

@@ -11,8 +11,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "base/error.hpp"
 #include "kernels/matmul/analysis.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::kernels::cpu {
 

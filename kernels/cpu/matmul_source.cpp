@@ -7,6 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/literal.hpp"
+
 namespace frmini::kernels::cpu {
 
 namespace {
@@ -25,7 +27,7 @@ struct Ctx {
   std::size_t vl;        // elements per SIMD vector
   std::size_t ldb, ldc;
   const char* T;
-  std::string lit(double v) const { return matmul::literal(v, prec); }
+  std::string lit(double v) const { return frmini::literal(v, prec == Precision::single); }
   std::string boff(std::size_t kx, int q) const { return std::to_string(kx * ldb + q * vl); }
   std::string coff(std::size_t j, int q) const { return std::to_string(j * ldc + q * vl); }
   // Columns per vector step of strategy s (its `qs`).

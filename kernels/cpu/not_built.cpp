@@ -1,6 +1,6 @@
 // Placeholder until the cpu backend lands.
+#include "base/error.hpp"
 #include "kernels/backends.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::kernels {
 std::unique_ptr<Backend> make_cpu_backend(const BackendOptions&) {

@@ -4,10 +4,10 @@
 
 #include <stdexcept>
 
+#include "base/error.hpp"
 #include "kernels/cache.hpp"
 #include "kernels/cuda/dynlib.hpp"
 #include "kernels/matmul/analysis.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::kernels::cuda {
 

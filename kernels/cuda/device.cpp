@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::kernels::cuda {
 

@@ -3,8 +3,8 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "base/error.hpp"
 #include "kernels/cuda/dynlib.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::kernels::cuda {
 

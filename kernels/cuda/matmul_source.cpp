@@ -3,6 +3,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/literal.hpp"
+
 namespace frmini::kernels::cuda {
 
 using matmul::Analysis;
@@ -28,7 +30,7 @@ class Emitter {
   std::string T, VT, zero;
   std::vector<std::string> comps;
 
-  std::string lit(double v) const { return matmul::literal(v, sp_.precision); }
+  std::string lit(double v) const { return frmini::literal(v, sp_.precision == Precision::single); }
   std::string beta() const { return lit(sp_.beta); }
   // Offsets in vector elements; C++ gives a literal beyond int the type long on its own, and
   // the pointer arithmetic is then 64-bit (GiMMiK's "embiggen" case) only where needed.

@@ -1,7 +1,7 @@
 // Linked instead of the CUDA backend when this build found no CUDA headers.
+#include "base/error.hpp"
 #include "kernels/backends.hpp"
 #include "kernels/cuda/resource_table.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::kernels {
 std::unique_ptr<Backend> make_cuda_backend(const BackendOptions&) {

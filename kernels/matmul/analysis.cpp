@@ -45,20 +45,6 @@ double Analysis::min_bytes(double beta, std::size_t itemsize, std::size_t n) con
   return s * nn * (ku + 2.0 * double(m));
 }
 
-std::string literal(double v, Precision p) {
-  char buf[64];
-  // Shortest-enough decimal that round-trips: 17 significant digits for double, 9 for float.
-  if (p == Precision::single)
-    std::snprintf(buf, sizeof buf, "%.9g", double(float(v)));
-  else
-    std::snprintf(buf, sizeof buf, "%.17g", v);
-  std::string s = buf;
-  // "2" is an integer literal in C: make it a floating one.
-  if (s.find_first_of(".eE") == std::string::npos) s += ".0";
-  if (p == Precision::single) s += "f";
-  return s;
-}
-
 std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t h) {
   auto p = static_cast<const unsigned char*>(data);
   for (std::size_t i = 0; i < bytes; ++i) {

@@ -40,9 +40,6 @@ struct Analysis {
 // alpha is folded into the values.
 Analysis analyse(const HostMatrix& a, double alpha);
 
-// A literal for `v` that round-trips exactly in the given precision ("1.25", "-3.0e-05f").
-std::string literal(double v, Precision p);
-
 // Stable 64-bit FNV-1a hash, used for cache keys (std::hash is not stable across runs).
 std::uint64_t fnv1a(const void* data, std::size_t bytes, std::uint64_t h = 1469598103934665603ULL);
 std::uint64_t hash_matrix(const HostMatrix& a);

@@ -8,9 +8,9 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "base/error.hpp"
 #include "kernels/cache.hpp"
 #include "kernels/matmul/analysis.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::kernels::matmul {
 

@@ -4,7 +4,7 @@
 #include <cctype>
 #include <vector>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::kernels::opencl {
 namespace {

@@ -6,11 +6,12 @@
 #include <stdexcept>
 #include <vector>
 
+#include "base/literal.hpp"
+
 namespace frmini::kernels::opencl {
 namespace {
 
 using matmul::Analysis;
-using matmul::literal;
 using matmul::Nonzero;
 
 // Text of one kernel under construction, with the spelling of loads and stores for the
@@ -26,7 +27,7 @@ class Writer {
   std::ostringstream out;
   const std::string& vtype() const { return vec_; }
 
-  std::string lit(double v) const { return literal(v, spec_.precision); }
+  std::string lit(double v) const { return frmini::literal(v, spec_.precision == Precision::single); }
   std::string zero() const { return width_ == 1 ? lit(0.0) : "(" + vec_ + ")(" + lit(0.0) + ")"; }
 
   // B row kx at this work-item's column(s); b already points at the column.

@@ -1,6 +1,6 @@
 // Linked instead of the OpenCL backend when this build has no OpenCL.
+#include "base/error.hpp"
 #include "kernels/backends.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::kernels {
 std::unique_ptr<Backend> make_opencl_backend(const BackendOptions&) {

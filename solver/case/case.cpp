@@ -5,14 +5,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/error.hpp"
 #include "meshes/connectivity.hpp"
 #include "meshes/generators.hpp"
 #include "meshes/gmsh_import.hpp"
 #include "meshes/mesh_file.hpp"
-#include "operators/error.hpp"
 #include "solver/config/expression.hpp"
-#include "solver/physics/physics.hpp"
 #include "solver/physics/host.hpp"
+#include "solver/physics/physics.hpp"
 
 namespace frmini::solver {
 

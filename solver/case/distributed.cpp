@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "base/error.hpp"
 #include "meshes/partition.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::solver {
 

@@ -7,7 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/config/config.hpp"
 
 namespace frmini::cli {

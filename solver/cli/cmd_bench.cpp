@@ -1,7 +1,7 @@
 // `frmini bench`: dispatches to the benchmark named by its first argument.
 #include <iostream>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/bench.hpp"
 #include "solver/cli/commands.hpp"

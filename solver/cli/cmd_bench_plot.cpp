@@ -6,8 +6,8 @@
 #include <sstream>
 #include <unistd.h>
 
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "solver/cli/bench.hpp"
 
 namespace frmini::cli {

@@ -19,12 +19,12 @@
 #include <sstream>
 #include <thread>
 
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
+#include "solver/case/case.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/bench.hpp"
 #include "solver/comm/comm.hpp"
-#include "solver/case/case.hpp"
 
 namespace frmini::cli {
 

@@ -15,18 +15,18 @@
 #include <fstream>
 #include <map>
 
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "kernels/backend.hpp"
 #include "meshes/connectivity.hpp"
 #include "meshes/generators.hpp"
 #include "meshes/gmsh_import.hpp"
 #include "meshes/mesh_file.hpp"
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
+#include "solver/case/case.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/bench.hpp"
 #include "solver/integrators/integrator.hpp"
 #include "solver/physics/physics.hpp"
-#include "solver/case/case.hpp"
 #include "solver/system/step_floor.hpp"
 
 namespace frmini::cli {

@@ -8,9 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "kernels/cuda/resource_table.hpp"
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
 #include "operators/operators.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"

@@ -6,7 +6,7 @@
 #include <limits>
 #include <set>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/export/export.hpp"

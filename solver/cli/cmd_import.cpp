@@ -2,10 +2,10 @@
 #include <filesystem>
 #include <iostream>
 
+#include "base/error.hpp"
 #include "meshes/connectivity.hpp"
 #include "meshes/gmsh_import.hpp"
 #include "meshes/mesh_file.hpp"
-#include "operators/error.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
 

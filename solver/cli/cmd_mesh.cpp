@@ -1,8 +1,8 @@
 // frmini mesh NAME --out file.msh: the built-in generators (cylinders, periodic boxes).
 #include <iostream>
 
+#include "base/error.hpp"
 #include "meshes/generators.hpp"
-#include "operators/error.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
 

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "operators/matrix_market.hpp"
 #include "operators/operators.hpp"
 #include "solver/cli/args.hpp"

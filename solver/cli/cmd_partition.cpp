@@ -2,9 +2,9 @@
 #include <algorithm>
 #include <iostream>
 
+#include "base/error.hpp"
 #include "meshes/mesh_file.hpp"
 #include "meshes/partition.hpp"
-#include "operators/error.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
 

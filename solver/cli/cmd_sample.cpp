@@ -8,8 +8,8 @@
 #include <tuple>
 #include <utility>
 
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/export/probe.hpp"

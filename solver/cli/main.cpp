@@ -6,8 +6,8 @@
 #include <exception>
 #include <iostream>
 
+#include "base/error.hpp"
 #include "frmini_config.hpp"
-#include "operators/error.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/comm/comm.hpp"

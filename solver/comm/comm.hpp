@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::solver::comm {
 

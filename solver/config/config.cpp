@@ -10,7 +10,7 @@
 
 #include <toml.hpp>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/config/schema.hpp"
 
 namespace frmini::config {

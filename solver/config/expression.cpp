@@ -8,8 +8,9 @@
 #include <numbers>
 #include <stdexcept>
 
+#include "base/error.hpp"
+#include "base/literal.hpp"
 #include "kernels/matmul/analysis.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::config {
 
@@ -227,7 +228,8 @@ double eval_node(const ExprNode& n, const std::map<std::string, double>& vars) {
 std::string c_node(const ExprNode& n, kernels::Precision p) {
   auto a = [&](size_t i) { return c_node(*n.args[i], p); };
   switch (n.kind) {
-    case ExprNode::number: return "(" + kernels::matmul::literal(n.value, p) + ")";
+    case ExprNode::number:
+      return "(" + frmini::literal(n.value, p == kernels::Precision::single) + ")";
     case ExprNode::variable: return n.name;
     case ExprNode::negate: return "(-" + a(0) + ")";
     case ExprNode::add: return "(" + a(0) + " + " + a(1) + ")";

@@ -6,7 +6,7 @@
 #include <vtkCellArray.h>
 #include <vtkPoints.h>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "operators/shapes.hpp"
 #include "solver/export/cells.hpp"
 #include "solver/export/export_vtk.hpp"

@@ -4,13 +4,13 @@
 #include <cmath>
 #include <filesystem>
 
+#include "base/error.hpp"
 #include "meshes/connectivity.hpp"
 #include "meshes/gmsh_import.hpp"
 #include "meshes/mesh_file.hpp"
-#include "operators/error.hpp"
+#include "solver/case/case.hpp"
 #include "solver/config/config.hpp"
 #include "solver/export/export.hpp"
-#include "solver/case/case.hpp"
 
 namespace frmini::solver::exporter {
 

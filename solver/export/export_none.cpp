@@ -1,5 +1,5 @@
 // Built without VTK: resolving a solution's mesh works, writing VTK files does not.
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/export/export.hpp"
 
 namespace frmini::solver::exporter {

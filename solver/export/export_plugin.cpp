@@ -10,7 +10,7 @@
 #include <iostream>
 #include <sstream>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/export/export.hpp"
 #include "solver/export/views.hpp"
 #include "solver/plugins/plugin.hpp"

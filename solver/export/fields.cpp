@@ -3,7 +3,7 @@
 #include <cmath>
 #include <string>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/export/export.hpp"
 #include "solver/physics/host.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/system/geometry.hpp"
 #include "solver/system/gradients.hpp"
 

@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <map>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/export/group_solution.hpp"
 #include "solver/physics/host.hpp"
 #include "solver/system/locate.hpp"

@@ -10,7 +10,7 @@
 #include <vtkNew.h>
 #include <vtkPolyData.h>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/export/export_vtk.hpp"
 #include "solver/render/isosurface.hpp"
 #include "solver/render/picture.hpp"

@@ -1,5 +1,5 @@
 // Built without VTK: no isosurfaces or pictures.
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/export/views.hpp"
 
 namespace frmini::solver::exporter {

@@ -3,7 +3,7 @@
 #include <vtkPoints.h>
 #include <vtkUnsignedCharArray.h>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/export/cells.hpp"
 #include "solver/export/export_vtk.hpp"
 #include "solver/export/sampling.hpp"

@@ -12,8 +12,8 @@
 #include <vtkXMLUnstructuredGridWriter.h>
 #include <vtkXMLUtilities.h>
 
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "solver/export/export_vtk.hpp"
 
 namespace frmini::solver::exporter {

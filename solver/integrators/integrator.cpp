@@ -5,7 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
+#include "base/literal.hpp"
 
 namespace frmini::solver {
 
@@ -187,11 +188,7 @@ class Rk45 : public Integrator {
       regs.push_back(3);
     }
     s.args.push_back({"dt", ArgKind::scalar, Intent::in, {}});
-    auto lit = [](double v) {
-      char b[40];
-      std::snprintf(b, sizeof b, "%.17g", v);
-      return std::string(b);
-    };
+    auto lit = [](double v) { return literal(v); };
     std::string body = "const fpdtype_t u1 = r1[0], du = r2[0];\n";
     if (errest_) {
       if (i == 0) body += "rold[0] = u1;\nrerr[0] = dt*" + lit(e_[i]) + "*du;\n";

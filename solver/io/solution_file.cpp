@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "frmini_config.hpp"
 #include "meshes/element_types.hpp"
 #include "meshes/h5util.hpp"
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
 
 namespace frmini::solver {
 

@@ -6,7 +6,8 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "operators/embedded.hpp"
+#include "base/embedded.hpp"
+#include "base/literal.hpp"
 
 namespace frmini::physics::detail {
 extern const ::frmini::EmbeddedFile physics_sources[];
@@ -22,13 +23,7 @@ using kernels::pointwise::Intent;
 using kernels::pointwise::Space;
 using kernels::pointwise::Spec;
 
-std::string lit(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  std::string s = buf;
-  if (s.find_first_of(".eEn") == std::string::npos) s += ".0";
-  return "(" + s + ")";
-}
+std::string lit(double v) { return "(" + literal(v) + ")"; }
 
 // The helper functions of the fluxes at a point: the inviscid flux and, for navier-stokes,
 // the viscous one; interface kernels add the Riemann solver (which element kernels, run on

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/physics/host.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/system/gradients.hpp"

@@ -7,15 +7,15 @@
 #include <map>
 #include <optional>
 
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "solver/config/expression.hpp"
+#include "solver/physics/host.hpp"
 #include "solver/plugins/force_stats.hpp"
-#include "solver/plugins/sampled_history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
+#include "solver/plugins/sampled_history.hpp"
 #include "solver/system/element_gather.hpp"
 #include "solver/system/gradients.hpp"
-#include "solver/physics/host.hpp"
 
 namespace frmini::solver {
 

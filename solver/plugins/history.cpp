@@ -10,8 +10,8 @@
 #include <fstream>
 #include <sstream>
 
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 
 namespace frmini::solver {
 

@@ -11,12 +11,12 @@
 #include <map>
 #include <cstdio>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "operators/nodal.hpp"
 #include "solver/plugins/expr_integrals.hpp"
-#include "solver/plugins/sampled_history.hpp"
 #include "solver/plugins/integrals.hpp"
 #include "solver/plugins/plugins_internal.hpp"
+#include "solver/plugins/sampled_history.hpp"
 
 namespace frmini::solver {
 

@@ -7,9 +7,9 @@
 #include <cstdio>
 #include <sstream>
 
-#include "operators/error.hpp"
-#include "solver/plugins/plugins_internal.hpp"
+#include "base/error.hpp"
 #include "solver/case/distributed.hpp"
+#include "solver/plugins/plugins_internal.hpp"
 
 namespace frmini::solver {
 

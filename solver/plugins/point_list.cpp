@@ -1,6 +1,6 @@
 // Points written in a case file as PyFR writes them: "(x, y[, z]), ..." (the sampler's
 // points and line ends, the integrals plugin's region box).
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/plugins/point_list.hpp"
 
 namespace frmini::solver {

@@ -15,11 +15,11 @@
 #include <cmath>
 #include <cstdio>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "operators/nodal.hpp"
 #include "solver/physics/host.hpp"
-#include "solver/plugins/sampled_history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
+#include "solver/plugins/sampled_history.hpp"
 #include "solver/system/element_gather.hpp"
 #include "solver/system/gradients.hpp"
 #include "solver/system/locate.hpp"

@@ -11,11 +11,11 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
+#include "solver/case/distributed.hpp"
 #include "solver/io/solution_file.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/plugins/time_average.hpp"
-#include "solver/case/distributed.hpp"
 
 namespace frmini::solver {
 

@@ -11,11 +11,11 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
+#include "solver/case/distributed.hpp"
 #include "solver/io/solution_file.hpp"
 #include "solver/plugins/plugins_internal.hpp"
-#include "solver/case/distributed.hpp"
 
 namespace frmini::solver {
 
@@ -86,7 +86,7 @@ std::string write_current_solution(RunContext& ctx, const std::filesystem::path&
   std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path(), ec);
   if (ec) throw UserError(path.string() + ": cannot create its folder (" + ec.message() + ")");
   // A full disk or a folder that became read-only: the write goes to a temporary name
-  // (operators/atomic_file.hpp), so the previous files are untouched; the error names the file.
+  // (base/atomic_file.hpp), so the previous files are untouched; the error names the file.
   try {
     write_solution(path.string(), f);
   } catch (const UserError&) {

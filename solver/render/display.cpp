@@ -17,7 +17,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::render {
 namespace {

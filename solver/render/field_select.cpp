@@ -8,7 +8,7 @@
 #include <vtkDataSet.h>
 #include <vtkPointData.h>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::render::detail {
 

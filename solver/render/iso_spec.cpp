@@ -4,7 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::render {
 

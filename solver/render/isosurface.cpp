@@ -20,8 +20,8 @@
 #include <vtkUnstructuredGrid.h>
 #include <vtkXMLPolyDataWriter.h>
 
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "solver/render/field_select.hpp"
 #include "solver/render/shared_points.hpp"
 #include "solver/render/subdivide.hpp"

@@ -24,8 +24,8 @@
 #include <vtkUnstructuredGrid.h>
 #include <vtkWindowToImageFilter.h>
 
-#include "operators/atomic_file.hpp"
-#include "operators/error.hpp"
+#include "base/atomic_file.hpp"
+#include "base/error.hpp"
 #include "solver/render/display.hpp"
 #include "solver/render/field_select.hpp"
 #include "solver/render/subdivide.hpp"

@@ -1,6 +1,6 @@
 // Built without VTK: isosurfaces and pictures are unavailable; the option parsing
 // (iso_spec.cpp) still works, so malformed options are reported the same way.
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/render/display.hpp"
 #include "solver/render/isosurface.hpp"
 #include "solver/render/picture.hpp"

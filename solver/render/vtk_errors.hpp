@@ -12,7 +12,7 @@
 #include <vtkExecutive.h>
 #include <vtkSmartPointer.h>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::render::detail {
 

@@ -9,14 +9,14 @@
 #include <stdexcept>
 #include <vector>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "operators/projection.hpp"
 #include "operators/shapes.hpp"
+#include "solver/case/distributed.hpp"
+#include "solver/physics/host.hpp"
 #include "solver/plugins/plugin.hpp"
 #include "solver/run/cfl.hpp"
-#include "solver/case/distributed.hpp"
 #include "solver/run/signals.hpp"
-#include "solver/physics/host.hpp"
 
 namespace frmini::solver {
 

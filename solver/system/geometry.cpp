@@ -4,7 +4,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "operators/nodal.hpp"
 #include "operators/shapes.hpp"
 #include "solver/system/host_gemm.hpp"

@@ -7,7 +7,7 @@
 #include <string>
 #include <tuple>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 
 namespace frmini::solver {
 

@@ -21,14 +21,14 @@
 #include <vtkXMLUnstructuredGridReader.h>
 #include <vtkXMLUtilities.h>
 
-#include "tests/export/export_fields.hpp"
-#include "tests/export/export_meshes.hpp"
-#include "tests/frmini_catch.hpp"
+#include "base/error.hpp"
 #include "meshes/mesh_file.hpp"
-#include "operators/error.hpp"
 #include "operators/operators.hpp"
 #include "solver/export/export_vtk.hpp"
 #include "solver/system/gradients.hpp"
+#include "tests/export/export_fields.hpp"
+#include "tests/export/export_meshes.hpp"
+#include "tests/frmini_catch.hpp"
 
 namespace fs = std::filesystem;
 using namespace frmini;

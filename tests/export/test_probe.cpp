@@ -7,11 +7,11 @@
 #include <filesystem>
 #include <numbers>
 
+#include "base/error.hpp"
 #include "frmini_config.hpp"
 #include "meshes/connectivity.hpp"
 #include "meshes/generators.hpp"
 #include "meshes/gmsh_import.hpp"
-#include "operators/error.hpp"
 #include "solver/export/probe.hpp"
 #include "tests/export/export_fields.hpp"
 #include "tests/export/export_meshes.hpp"

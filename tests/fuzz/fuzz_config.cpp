@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string>
 
+#include "base/error.hpp"
 #include "kernels/precision.hpp"
-#include "operators/error.hpp"
 #include "solver/config/config.hpp"
 #include "solver/config/expression.hpp"
 

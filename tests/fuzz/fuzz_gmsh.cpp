@@ -8,9 +8,9 @@
 #include <optional>
 #include <string>
 
+#include "base/error.hpp"
 #include "meshes/connectivity.hpp"
 #include "meshes/gmsh_import.hpp"
-#include "operators/error.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 namespace {

@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "meshes/h5util.hpp"
-#include "operators/error.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 
 namespace frmini::fuzz {

@@ -6,9 +6,9 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "base/error.hpp"
 #include "meshes/connectivity.hpp"
 #include "meshes/mesh_file.hpp"
-#include "operators/error.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 #include "tests/fuzz/fuzz_h5_edit.hpp"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <cstdio>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/io/solution_file.hpp"
 #include "tests/fuzz/fuzz_common.hpp"
 #include "tests/fuzz/fuzz_h5_edit.hpp"

@@ -4,13 +4,14 @@
 #include <cstdlib>
 #include <thread>
 
-#include "kernels/cpu/matmul_source.hpp"
+#include "base/error.hpp"
+#include "base/literal.hpp"
 #include "kernels/cpu/backend.hpp"
-#include "kernels/cpu/matmul_kernel.hpp"
 #include "kernels/cpu/device.hpp"
+#include "kernels/cpu/matmul_kernel.hpp"
+#include "kernels/cpu/matmul_source.hpp"
 #include "kernels/matmul/analysis.hpp"
 #include "kernels/matmul/auto_tune.hpp"
-#include "operators/error.hpp"
 #include "operators/operators.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/kernels/matmul_harness.hpp"
@@ -179,9 +180,9 @@ TEST_CASE("auto: restores C, never picks a slow candidate, decides deterministic
 }
 
 TEST_CASE("generated: literal embedding round-trips, strategies named", "[matmul]") {
-  REQUIRE(km::literal(0.1, kernels::Precision::double_) == "0.10000000000000001");
-  REQUIRE(km::literal(2.0, kernels::Precision::double_) == "2.0");
-  REQUIRE(km::literal(0.1, kernels::Precision::single).back() == 'f');
+  REQUIRE(frmini::literal(0.1) == "0.10000000000000001");
+  REQUIRE(frmini::literal(2.0) == "2.0");
+  REQUIRE(frmini::literal(0.1, true).back() == 'f');
 }
 
 TEST_CASE("generated (cpu): look-ahead kernels for whole panels, with coefficient registers",

@@ -15,11 +15,11 @@
 #include <cstdint>
 #include <random>
 
+#include "base/error.hpp"
 #include "kernels/backends.hpp"
 #include "kernels/cpu/backend.hpp"
 #include "kernels/cpu/device.hpp"
 #include "kernels/matmul/provider.hpp"
-#include "operators/error.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/kernels/matmul_harness.hpp"
 #include "tests/support/temp_cache.hpp"

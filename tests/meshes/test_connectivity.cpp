@@ -2,8 +2,8 @@
 // Gmsh's periodic transform) and the errors for meshes that do not close.
 #include <cmath>
 
+#include "base/error.hpp"
 #include "meshes/connectivity.hpp"
-#include "operators/error.hpp"
 #include "strip_mesh.hpp"
 #include "tests/frmini_catch.hpp"
 

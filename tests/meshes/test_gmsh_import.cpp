@@ -13,12 +13,12 @@
 
 #include <gmsh.h>
 
+#include "base/error.hpp"
 #include "meshes/connectivity.hpp"
 #include "meshes/generators.hpp"
 #include "meshes/geometry.hpp"
 #include "meshes/gmsh_import.hpp"
 #include "meshes/gmsh_session.hpp"
-#include "operators/error.hpp"
 #include "tests/frmini_catch.hpp"
 
 using namespace frmini::meshes;

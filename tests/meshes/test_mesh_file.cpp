@@ -5,8 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "base/error.hpp"
 #include "meshes/mesh_file.hpp"
-#include "operators/error.hpp"
 #include "strip_mesh.hpp"
 #include "tests/frmini_catch.hpp"
 

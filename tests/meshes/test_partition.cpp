@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
+#include "base/error.hpp"
 #include "meshes/mesh_file.hpp"
 #include "meshes/partition.hpp"
-#include "operators/error.hpp"
 #include "strip_mesh.hpp"
 #include "tests/frmini_catch.hpp"
 

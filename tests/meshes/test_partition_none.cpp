@@ -1,6 +1,6 @@
 // Built without METIS: one part still works, more than one says so.
+#include "base/error.hpp"
 #include "meshes/partition.hpp"
-#include "operators/error.hpp"
 #include "strip_mesh.hpp"
 #include "tests/frmini_catch.hpp"
 

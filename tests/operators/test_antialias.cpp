@@ -8,8 +8,8 @@
 #include <sstream>
 #include <string>
 
+#include "base/error.hpp"
 #include "operators/antialias.hpp"
-#include "operators/error.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/operators/test_support.hpp"
 

@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "operators/bases.hpp"
-#include "operators/error.hpp"
 #include "operators/nodal.hpp"
 #include "operators/operators.hpp"
 #include "operators/projection.hpp"

@@ -4,8 +4,8 @@
 #include <map>
 #include <string>
 
+#include "base/error.hpp"
 #include "operators/bases.hpp"
-#include "operators/error.hpp"
 #include "operators/matrix_market.hpp"
 #include "operators/operators.hpp"
 #include "operators/quadrules.hpp"

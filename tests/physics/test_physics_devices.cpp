@@ -1,10 +1,10 @@
 // Every physics kernel also compiles for the GPU dialects: CUDA through NVRTC to sm_90 (no GPU
 // needed) and OpenCL on the available OpenCL device (PoCL here). Compile-only: the numerics
 // are tested through the C rendering and by comparing backends.
+#include "base/error.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/cuda/compiler.hpp"
 #include "kernels/pointwise/render.hpp"
-#include "operators/error.hpp"
 #include "solver/physics/physics.hpp"
 #include "tests/frmini_catch.hpp"
 

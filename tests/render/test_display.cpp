@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/render/display.hpp"
 #include "tests/frmini_catch.hpp"
 

@@ -1,7 +1,7 @@
 // Parsing of --isosurface specs and --color-by choices (no VTK needed).
 #include <string>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/render/iso_spec.hpp"
 #include "tests/frmini_catch.hpp"
 

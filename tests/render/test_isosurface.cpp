@@ -20,7 +20,7 @@
 #include <vtkTriangleFilter.h>
 #include <vtkXMLPolyDataReader.h>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/render/isosurface.hpp"
 #include "solver/render/shared_points.hpp"
 #include "tests/frmini_catch.hpp"

@@ -14,9 +14,9 @@
 #include <vtkPoints.h>
 #include <vtkPolyData.h>
 
-#include "operators/error.hpp"
-#include "solver/render/isosurface.hpp"
+#include "base/error.hpp"
 #include "solver/render/field_select.hpp"
+#include "solver/render/isosurface.hpp"
 #include "solver/render/picture.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/render/grids.hpp"

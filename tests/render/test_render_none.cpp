@@ -2,7 +2,7 @@
 // test_iso_spec.cpp).
 #include <string>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/render/display.hpp"
 #include "solver/render/isosurface.hpp"
 #include "solver/render/picture.hpp"

@@ -13,10 +13,10 @@
 #include <cstdio>
 #include <string>
 
+#include "base/error.hpp"
 #include "kernels/backend.hpp"
 #include "meshes/mesh_part.hpp"
 #include "meshes/partition.hpp"
-#include "operators/error.hpp"
 #include "solver/comm/comm.hpp"
 #include "solver/integrators/integrator.hpp"
 #include "solver/system/system.hpp"

@@ -2,7 +2,7 @@
 // mistake is one UserError naming file:line.
 #include <sstream>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/config/config.hpp"
 #include "solver/config/schema.hpp"
 #include "tests/frmini_catch.hpp"

@@ -4,7 +4,7 @@
 // functions we emit), and bad input gives one clear message naming where it came from.
 #include <cmath>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/config/expression.hpp"
 #include "tests/frmini_catch.hpp"
 

@@ -2,7 +2,7 @@
 // identities (the free-stream condition) on curved elements, and outward face normals.
 #include <cmath>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "operators/operators.hpp"
 #include "operators/shapes.hpp"
 #include "solver/system/geometry.hpp"

@@ -8,7 +8,7 @@
 #include <sstream>
 #include <string>
 
-#include "operators/error.hpp"
+#include "base/error.hpp"
 #include "solver/plugins/history.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/support/scratch_dir.hpp"

@@ -13,9 +13,9 @@
 #include <functional>
 #include <string>
 
+#include "base/error.hpp"
 #include "meshes/h5util.hpp"
 #include "meshes/mesh_file.hpp"
-#include "operators/error.hpp"
 #include "solver/io/solution_file.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/meshes/strip_mesh.hpp"

@@ -6,15 +6,15 @@
 #include <set>
 #include <tuple>
 
+#include "base/error.hpp"
 #include "meshes/mesh_part.hpp"
 #include "meshes/partition.hpp"
-#include "operators/error.hpp"
 #include "operators/operators.hpp"
 #include "solver/system/geometry.hpp"
 #include "solver/system/interfaces.hpp"
 #include "tests/frmini_catch.hpp"
-#include "tests/support/generated_mesh.hpp"
 #include "tests/support/box_mesh.hpp"
+#include "tests/support/generated_mesh.hpp"
 
 using namespace frmini;
 

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "kernels/backend.hpp"
 #include "meshes/mesh_file.hpp"
-#include "operators/error.hpp"
 #include "operators/projection.hpp"
 #include "operators/shapes.hpp"
 #include "solver/io/solution_file.hpp"

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <filesystem>
 
+#include "base/error.hpp"
 #include "kernels/backend.hpp"
-#include "operators/error.hpp"
 #include "solver/system/system.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/support/backends.hpp"

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "base/error.hpp"
 #include "kernels/backend.hpp"
-#include "operators/error.hpp"
 #include "tests/frmini_catch.hpp"
 
 namespace frmini::test {

@@ -5,9 +5,9 @@
 #include <fstream>
 #include <vector>
 
+#include "base/error.hpp"
 #include "kernels/cache.hpp"
 #include "kernels/opencl/backend.hpp"
-#include "operators/error.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/kernels/opencl/opencl_test_support.hpp"
 
