@@ -221,25 +221,13 @@ std::vector<std::vector<double>> Case::initial_solution(const System& s) const {
   for (const char* v : {"rho", "u", "v", "w", "p"})
     e.push_back(config::Expression::parse(cfg.expr("ics", v), {"x", "y", "z"}, consts,
                                           cfg.where("ics", v)));
-  std::vector<std::vector<double>> out;
-  for (std::size_t g = 0; g < s.layout().size(); ++g) {
-    const auto& l = s.layout()[g];
-    const auto& geo = s.geometry()[g];
-    std::vector<double> u(std::size_t(l.neles) * nv * l.nupts);
-    for (int64_t el = 0; el < l.neles; ++el)
-      for (int i = 0; i < l.nupts; ++i) {
-        std::map<std::string, double> x = {{"x", 0.0}, {"y", 0.0}, {"z", 0.0}};
-        const char* names[3] = {"x", "y", "z"};
-        for (int c = 0; c < nd; ++c) x[names[c]] = geo.ploc_upts[(std::size_t(i) * nd + c) * l.neles + el];
-        double rho = e[0].eval(x), p = e[4].eval(x), vel[3] = {e[1].eval(x), e[2].eval(x), e[3].eval(x)};
-        auto at = [&](int v) -> double& { return u[(std::size_t(el) * nv + v) * l.nupts + i]; };
-        at(0) = rho;
-        for (int c = 0; c < nd; ++c) at(c + 1) = rho * vel[c];
-        at(nv - 1) = physics::total_energy(nd, gamma, rho, vel, p);
-      }
-    out.push_back(std::move(u));
-  }
-  return out;
+  return s.host_field([&](const double* pos, double* u) {
+    const std::map<std::string, double> x = {{"x", pos[0]}, {"y", pos[1]}, {"z", pos[2]}};
+    double rho = e[0].eval(x), p = e[4].eval(x), vel[3] = {e[1].eval(x), e[2].eval(x), e[3].eval(x)};
+    u[0] = rho;
+    for (int c = 0; c < nd; ++c) u[c + 1] = rho * vel[c];
+    u[nv - 1] = physics::total_energy(nd, gamma, rho, vel, p);
+  });
 }
 
 }  // namespace frmini::solver

@@ -254,4 +254,25 @@ std::vector<std::vector<double>> System::download_solution(int reg) {
   return out;
 }
 
+std::vector<std::vector<double>> System::host_field(
+    const std::function<void(const double* x, double* u)>& f) const {
+  const int nd = ndims(), nv = nvars();
+  std::vector<std::vector<double>> out;
+  for (std::size_t g = 0; g < layout().size(); ++g) {
+    const auto& l = layout()[g];
+    const auto& geo = geometry()[g];
+    std::vector<double> field(std::size_t(l.neles) * nv * l.nupts);
+    std::vector<double> u(static_cast<std::size_t>(nv));
+    for (int64_t e = 0; e < l.neles; ++e)
+      for (int i = 0; i < l.nupts; ++i) {
+        double x[3] = {0.0, 0.0, 0.0};
+        for (int c = 0; c < nd; ++c) x[c] = geo.ploc_upts[(std::size_t(i) * nd + c) * l.neles + e];
+        f(x, u.data());
+        for (int v = 0; v < nv; ++v) field[(std::size_t(e) * nv + v) * l.nupts + i] = u[std::size_t(v)];
+      }
+    out.push_back(std::move(field));
+  }
+  return out;
+}
+
 }  // namespace frmini::solver

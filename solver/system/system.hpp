@@ -132,6 +132,10 @@ class System {
   // Host <-> device: per group, [neles][nvars][nupts] conserved values (PyFR's layout).
   void upload_solution(int reg, const std::vector<std::vector<double>>& soln);
   std::vector<std::vector<double>> download_solution(int reg);
+  // A field made on the host in that layout: at every solution point, f(x, u) receives the
+  // point's coordinates (x[0..ndims), the rest 0) and writes its nvars values to u[0..nvars).
+  std::vector<std::vector<double>> host_field(
+      const std::function<void(const double* x, double* u)>& f) const;
 
   // The MPI exchanges' cost so far on this rank (zeros on one rank or a part with no
   // neighbour).

@@ -18,10 +18,7 @@
 #include "tests/operators/test_support.hpp"
 
 using namespace frmini::operators;
-using frmini::operators::test::Poly;
-using frmini::operators::test::at;
-using frmini::operators::test::maxdiff;
-using frmini::operators::test::mul;
+using namespace frmini::operators::test;  // Poly, at, maxdiff, mul
 
 namespace {
 

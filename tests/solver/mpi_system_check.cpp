@@ -29,27 +29,15 @@ namespace {
 
 std::vector<std::vector<double>> initial(const solver::System& sys) {
   const int nd = sys.ndims(), nv = sys.nvars();
-  std::vector<std::vector<double>> s;
-  for (std::size_t g = 0; g < sys.layout().size(); ++g) {
-    const auto& l = sys.layout()[g];
-    const auto& geo = sys.geometry()[g];
-    std::vector<double> v(std::size_t(l.neles) * nv * l.nupts);
-    for (int64_t e = 0; e < l.neles; ++e)
-      for (int i = 0; i < l.nupts; ++i) {
-        double x[3] = {0, 0, 0};
-        for (int c = 0; c < nd; ++c) x[c] = geo.ploc_upts[(std::size_t(i) * nd + c) * l.neles + e];
-        const double rho = 1 + 0.1 * std::sin(x[0]) * std::cos(x[1] + 0.3 * x[2]);
-        const double vel[3] = {0.3 + 0.05 * std::sin(x[1]), 0.1 * std::cos(x[0] + x[2]), 0.05 * std::sin(x[0] - x[1])};
-        const double p = 1 + 0.05 * std::cos(x[0] + x[1]);
-        double ke = 0;
-        auto at = [&](int var) -> double& { return v[(std::size_t(e) * nv + var) * l.nupts + i]; };
-        at(0) = rho;
-        for (int c = 0; c < nd; ++c) at(1 + c) = rho * vel[c], ke += 0.5 * rho * vel[c] * vel[c];
-        at(nv - 1) = p / 0.4 + ke;
-      }
-    s.push_back(v);
-  }
-  return s;
+  return sys.host_field([&](const double* x, double* u) {
+    const double rho = 1 + 0.1 * std::sin(x[0]) * std::cos(x[1] + 0.3 * x[2]);
+    const double vel[3] = {0.3 + 0.05 * std::sin(x[1]), 0.1 * std::cos(x[0] + x[2]), 0.05 * std::sin(x[0] - x[1])};
+    const double p = 1 + 0.05 * std::cos(x[0] + x[1]);
+    double ke = 0;
+    u[0] = rho;
+    for (int c = 0; c < nd; ++c) u[1 + c] = rho * vel[c], ke += 0.5 * rho * vel[c] * vel[c];
+    u[nv - 1] = p / 0.4 + ke;
+  });
 }
 
 // Returns the largest difference relative to the largest value; dt's difference in *ddt.

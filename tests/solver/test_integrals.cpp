@@ -15,21 +15,10 @@ namespace {
 // u_v(x, y) = f(v, x, y) at every solution point, in download_solution's layout.
 template <class F>
 std::vector<std::vector<double>> field(const solver::System& sys, F f) {
-  std::vector<std::vector<double>> s;
   const int nv = sys.nvars();
-  for (std::size_t g = 0; g < sys.layout().size(); ++g) {
-    const auto& l = sys.layout()[g];
-    const auto& geo = sys.geometry()[g];
-    std::vector<double> u(std::size_t(l.neles) * nv * l.nupts);
-    for (int64_t e = 0; e < l.neles; ++e)
-      for (int i = 0; i < l.nupts; ++i) {
-        const double x = geo.ploc_upts[(std::size_t(i) * 2) * l.neles + e];
-        const double y = geo.ploc_upts[(std::size_t(i) * 2 + 1) * l.neles + e];
-        for (int v = 0; v < nv; ++v) u[(std::size_t(e) * nv + v) * l.nupts + i] = f(v, x, y);
-      }
-    s.push_back(u);
-  }
-  return s;
+  return sys.host_field([&](const double* x, double* u) {
+    for (int v = 0; v < nv; ++v) u[v] = f(v, x[0], x[1]);
+  });
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include "solver/io/solution_file.hpp"
 #include "solver/run/runner.hpp"
 #include "tests/frmini_catch.hpp"
+#include "tests/operators/test_support.hpp"
 #include "tests/support/backends.hpp"
 #include "tests/support/generated_mesh.hpp"
 
@@ -121,15 +122,12 @@ solver::SolutionFile run(const Setup& s, const std::string& out, int order, long
   return last;
 }
 
-// The largest difference between a and b relative to b's largest magnitude.
-double reldiff(const std::vector<double>& a, const std::vector<double>& b) {
-  REQUIRE(a.size() == b.size());
-  double d = 0.0, scale = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    d = std::max(d, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(b[i]));
-  }
-  return d / scale;
+// A run continued on another backend against cpu's: the same steps, the same values (the
+// solutions' magnitudes exceed 1, so maxdiff's difference is relative to the largest).
+void check_matches_cpu(const solver::SolutionFile& other, const solver::SolutionFile& cpu) {
+  CHECK(other.state.nsteps == cpu.state.nsteps);
+  for (std::size_t g = 0; g < cpu.soln.size(); ++g)
+    CHECK(frmini::operators::test::maxdiff(other.soln[g], cpu.soln[g]) < 1e-10);
 }
 
 // f's solution (order p) projected to order q with the operator itself, group by group.
@@ -187,7 +185,7 @@ TEST_CASE("restart at order 2 from p = 1 on the curved cylinder: the projection 
   check_order_and_layout(start, 2);
   check_restart_state(start, one);
   const auto want = projected(one, 2);
-  for (std::size_t g = 0; g < want.size(); ++g) CHECK(reldiff(start.soln[g], want[g]) < 1e-14);
+  for (std::size_t g = 0; g < want.size(); ++g) CHECK(frmini::operators::test::maxdiff(start.soln[g], want[g]) < 1e-14);
 
   // Three steps at order 2 on every backend there is, from the same file.
   const auto cpu = run(s, "p2-cpu", 2, 3, "cpu", &one);
@@ -200,9 +198,7 @@ TEST_CASE("restart at order 2 from p = 1 on the curved cylinder: the projection 
     INFO(name);
     const auto other = run(s, "p2-" + name, 2, 3, name, &one);
     check_order_and_layout(other, 2);
-    CHECK(other.state.nsteps == cpu.state.nsteps);
-    for (std::size_t g = 0; g < cpu.soln.size(); ++g)
-      CHECK(reldiff(other.soln[g], cpu.soln[g]) < 1e-10);
+    check_matches_cpu(other, cpu);
   }
   fs::remove_all(s.dir.parent_path());
 }
@@ -216,9 +212,7 @@ TEST_CASE("restart at order 2 from p = 1 on the cuda backend") {
   const auto cpu = run(s, "p2-cpu", 2, 3, "cpu", &one);
   const auto gpu = run(s, "p2-cuda", 2, 3, "cuda", &one);
   check_order_and_layout(gpu, 2);
-  CHECK(gpu.state.nsteps == cpu.state.nsteps);
-  for (std::size_t g = 0; g < cpu.soln.size(); ++g)
-    CHECK(reldiff(gpu.soln[g], cpu.soln[g]) < 1e-10);
+  check_matches_cpu(gpu, cpu);
   fs::remove_all(s.dir.parent_path());
 }
 
@@ -231,7 +225,7 @@ TEST_CASE("restart at order 2 on the mixed 3D box (hex prism tet pyramid): the p
   check_order_and_layout(start, 2);
   check_restart_state(start, one);
   const auto want = projected(one, 2);
-  for (std::size_t g = 0; g < want.size(); ++g) CHECK(reldiff(start.soln[g], want[g]) < 1e-14);
+  for (std::size_t g = 0; g < want.size(); ++g) CHECK(frmini::operators::test::maxdiff(start.soln[g], want[g]) < 1e-14);
   const auto two = run(s, "p2", 2, 2, "cpu", &one);
   CHECK(two.state.nsteps == one.state.nsteps + 2);
   fs::remove_all(s.dir.parent_path());
