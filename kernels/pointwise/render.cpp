@@ -100,7 +100,7 @@ std::string address(const Arg& g, int a, int b, Space space, Contig contig = Con
   std::ostringstream o;
   switch (g.kind) {
     case ArgKind::field:
-      o << n << "_p[(" << a << "*NPTS" << (g.uniform ? "" : " + _i") << ")*" << n << "_ld + _blk*"
+      o << n << "_p[(" << a << "*" << point_stride(g) << (g.uniform ? "" : " + _i") << ")*" << n << "_ld + _blk*"
         << B * 1 << "*SOA_S + " << b << "*SOA_S + _lane]";
       break;
     case ArgKind::view:

@@ -15,7 +15,7 @@ namespace {
 // the element's first point).
 std::string block_address(const Arg& g, int a, int b) {
   std::ostringstream o;
-  o << g.name << "_p + (" << a << "*NPTS" << (g.uniform ? "" : " + _i") << ")*" << g.name
+  o << g.name << "_p + (" << a << "*" << point_stride(g) << (g.uniform ? "" : " + _i") << ")*" << g.name
     << "_ld + _blk*" << extent_b(g) << "*SOA_S + " << b << "*SOA_S";
   return o.str();
 }

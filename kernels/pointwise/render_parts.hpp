@@ -10,6 +10,10 @@ namespace frmini::kernels::pointwise::parts {
 
 inline int extent_a(const Arg& a) { return a.shape.size() == 2 ? a.shape[0] : 1; }
 inline int extent_b(const Arg& a) { return a.shape.empty() ? 1 : a.shape.back(); }
+// A field's rows between components in its panel: NPTS, or a uniform field's own stride.
+inline std::string point_stride(const Arg& a) {
+  return a.uniform && a.uniform_stride > 0 ? std::to_string(a.uniform_stride) : std::string("NPTS");
+}
 inline bool loads(const Arg& a) { return a.intent != Intent::out; }
 inline bool stores(const Arg& a) { return a.intent != Intent::in; }
 inline bool is_memory(const Arg& a) {

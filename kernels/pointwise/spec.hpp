@@ -49,6 +49,9 @@ struct Arg {
   // element), so every point reads the element's first point row: one row per component is
   // read over and over from cache, where nupts rows would stream from memory.
   bool uniform = false;
+  // Uniform fields: the panel's rows per component when they differ from the kernel's NPTS
+  // (an element kernel at the quadrature points reading the solution points' metric panel).
+  int uniform_stride = 0;
 };
 
 struct Spec {

@@ -10,6 +10,7 @@
 #include "meshes/generators.hpp"
 #include "meshes/gmsh_import.hpp"
 #include "meshes/mesh_file.hpp"
+#include "operators/antialias.hpp"
 #include "solver/config/expression.hpp"
 #include "solver/physics/host.hpp"
 #include "solver/physics/physics.hpp"
@@ -138,6 +139,16 @@ Case build(config::Config cfg, const std::vector<Override>& overrides) {
     throw UserError(c.where("constants", "mu") + ": navier-stokes needs mu > 0");
   s.order = int(c.integer("solver", "order"));
   for (const auto& g : k.mesh.groups) s.upts[g.etype] = c.str("solver.points", g.etype);
+  s.antialias_flux = c.str("solver", "anti-alias") == "flux";
+  for (const auto& g : k.mesh.groups) {
+    s.quad_deg[g.etype] = int(c.integer("solver.quad-deg", g.etype));
+    // A rule the tables lack fails here, naming the case file, not at the system's set-up.
+    if (s.antialias_flux) try {
+        operators::volume_quadrule(g.etype, s.order, s.quad_deg[g.etype]);
+      } catch (const UserError& e) {
+        throw UserError(c.where("solver.quad-deg", g.etype) + ": " + e.what());
+      }
+  }
   s.precision = kernels::parse_precision(c.str("backend", "precision"), c.filename());
   s.matmul = c.str("backend", "matmul");
 

@@ -19,6 +19,7 @@
 #include "kernels/matmul/analysis.hpp"
 #include "kernels/matmul/auto_tune.hpp"
 #include "kernels/matmul/provider.hpp"
+#include "operators/antialias.hpp"
 #include "operators/operators.hpp"
 #include "solver/cli/args.hpp"
 #include "solver/cli/bench.hpp"
@@ -288,7 +289,7 @@ int run_bench_matmul(const std::vector<std::string>& argv) {
   ap.option("backend", "NAME", "backend: cpu, opencl or cuda", "cpu")
       .option("etype", "LIST", "element types", "quad,hex,tri,tet")
       .option("order", "LIST", "orders, e.g. 1-6 or 2,4", "1-6")
-      .option("operator", "LIST", "operators", "M0,M3,M6,M132,M460")
+      .option("operator", "LIST", "operators (anti-aliasing's: M7, M1329)", "M0,M3,M6,M132,M460")
       .option("precision", "P", "single or double", "double")
       .option("beta", "B", "beta for every operator: 0 or 1 (default: as the solver: M3, M6 1; others 0)")
       .option("n", "N", "columns of B and C", "50000")
@@ -342,12 +343,17 @@ int run_bench_matmul(const std::vector<std::string>& argv) {
   auto etypes = args.get_list("etype");
   auto orders = args.get_int_list("order", 0, 8);
   auto opnames = args.get_list("operator");
-  for (const auto& o : opnames)
-    if (std::find(operators::solver_operator_names().begin(),
-                  operators::solver_operator_names().end(), o) ==
-        operators::solver_operator_names().end())
+  // The anti-aliasing products (M7, M1329) are made with PyFR's default quadrature rule.
+  const std::vector<std::string> antialias_ops = {"M7", "M1329"};
+  bool antialias = false;
+  for (const auto& o : opnames) {
+    const bool aa = std::find(antialias_ops.begin(), antialias_ops.end(), o) != antialias_ops.end();
+    antialias |= aa;
+    if (!aa && std::find(operators::solver_operator_names().begin(), operators::solver_operator_names().end(),
+                         o) == operators::solver_operator_names().end())
       throw UserError("bench matmul: --operator: unknown operator '" + o +
-                      "' (choose from M0, M3, M6, M132, M460)");
+                      "' (choose from M0, M3, M6, M132, M460, and for anti-aliasing M7, M1329)");
+  }
 
   const auto& bw = be->bandwidth();
   const double tol = st.prec == Precision::double_ ? 1e-12 : 1e-5;
@@ -375,6 +381,7 @@ int run_bench_matmul(const std::vector<std::string>& argv) {
   for (const auto& et : etypes)
     for (long order : orders) {
       auto ops = operators::build_operators(et, int(order));
+      if (antialias) operators::add_flux_antialias(ops);
       for (const auto& op : opnames) {
         Row r = bench_one(*be, st, et, int(order), op, operators::get(ops, op));
         std::ostringstream line;

@@ -28,6 +28,7 @@ ArgParser run_parser(const std::string& cmd, bool restart) {
               restart ? "polynomial order (overrides the file's and [solver] order); another "
                         "order than the file's projects its solution onto order P"
                       : "polynomial order (overrides [solver] order)")
+      .option("anti-alias", "A", "none or flux (overrides [solver] anti-alias)")
       .option("steps", "N", "stop after N steps (the writer saves the final state)")
       .flag("quiet", "no progress bar")
       .flag("no-plugins", "leave the case's plugins out (writer, forces, ...): only the blow-up "
@@ -50,11 +51,12 @@ std::vector<solver::Override> overrides(const Args& a, std::string& text) {
   add("matmul", "backend", "matmul");
   add("precision", "backend", "precision");
   add("order", "solver", "order");
+  add("anti-alias", "solver", "anti-alias");
   return o;
 }
 
-// A restart continues the run as it was made: the precision, order and matmul provider its
-// command line chose (recorded in the solution file as "--precision single ...") apply again
+// A restart continues the run as it was made: the precision, order, anti-aliasing and matmul
+// provider its command line chose (recorded in the solution file as "--precision single ...") apply again
 // unless this command line names them. The backend is left to this command line: the machine
 // may have changed (a run begun on a GPU node, continued on a workstation).
 void reapply_recorded(const Args& a, const std::string& recorded, std::vector<solver::Override>& ov,
@@ -63,9 +65,9 @@ void reapply_recorded(const Args& a, const std::string& recorded, std::vector<so
   std::string flag, value;
   while (in >> flag >> value) {
     const std::string name = flag.rfind("--", 0) == 0 ? flag.substr(2) : flag;
-    const char* key = name == "precision" ? "precision" : name == "order" ? "order" : name == "matmul" ? "matmul" : nullptr;
-    if (!key || a.given(name)) continue;
-    ov.push_back({name == "order" ? "solver" : "backend", key, value, flag});
+    const bool solver = name == "order" || name == "anti-alias";
+    if ((!solver && name != "precision" && name != "matmul") || a.given(name)) continue;
+    ov.push_back({solver ? "solver" : "backend", name, value, flag});
     flags += std::string(flags.empty() ? "" : " ") + flag + " " + value;
     note += std::string(note.empty() ? "" : " ") + flag + " " + value;
   }

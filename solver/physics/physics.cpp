@@ -118,13 +118,13 @@ std::map<std::string, std::string> defines(const Options& o) {
   return d;
 }
 
-Spec tflux(const Options& o, int npts, bool affine) {
+Spec tflux(const Options& o, int npts, bool affine, int metric_rows) {
   const int nd = o.ndims, nv = o.nvars();
   Spec s;
   s.name = "tflux";
   s.space = Space::element_points;
   s.args = {{"u", ArgKind::field, Intent::in, {nv}},
-            {"smats", ArgKind::field, Intent::in, {nd, nd}, false, affine}};
+            {"smats", ArgKind::field, Intent::in, {nd, nd}, false, affine, affine ? metric_rows : 0}};
   // Navier-Stokes: f holds the gradient on entry (one panel for both, as in PyFR).
   s.args.push_back({"f", ArgKind::field, o.viscous() ? Intent::inout : Intent::out, {nd, nv}});
   s.functions = flux_functions(o, false);

@@ -37,7 +37,9 @@ std::vector<std::string> bc_values(const std::string& type);
 
 // Element kernels (element_points over npts solution points).
 // affine: the group's metric terms are the same at every point of an element (Arg::uniform).
-kernels::pointwise::Spec tflux(const Options& o, int npts, bool affine = false);
+// tflux at other points than the solution points (anti-aliasing's quadrature points) of an
+// affine group reads the solution points' metric panel: `metric_rows` its rows per component.
+kernels::pointwise::Spec tflux(const Options& o, int npts, bool affine = false, int metric_rows = 0);
 kernels::pointwise::Spec gradcoru(const Options& o, int npts, bool affine = false);
 kernels::pointwise::Spec negdivconf(const Options& o, int npts, bool affine = false);
 // Navier-Stokes: gradcoru then tflux at each point, the flux into its own field `f` (the

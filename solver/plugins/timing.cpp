@@ -102,6 +102,12 @@ class Timing : public Plugin {
                 ctx.sys.config().matmul.c_str());
     std::printf("  system          %s, order %d, %.0f solution points (DOF), %d variables\n",
                 ctx.sys.config().phys.system.c_str(), ctx.sys.config().order, dofs, ctx.sys.nvars());
+    if (ctx.sys.config().antialias_flux) {
+      std::printf("  anti-alias      flux, the flux at");
+      for (const auto& op : ctx.sys.operators())
+        std::printf(" %s %d points (degree %d)", op.etype.c_str(), op.nqpts, op.qdeg);
+      std::printf("\n");
+    }
     std::printf("  steps           %lld (%lld rejected), t = %.6g, scheme %s\n",
                 (long long)st.nsteps, (long long)st.nrejected, st.t, ctx.intg.options().scheme.c_str());
     std::printf("  setup           %.2f s (mesh, geometry, kernels compiled on first use)\n",

@@ -187,6 +187,10 @@ GroupGeometry compute_geometry(const meshes::ElementGroup& g, int ndims,
   r.pnorm_fpts = physical_normals(ops, apply(lf, sm, nd * nd * ne), nd, ne);
   r.ploc_upts = ploc_at(g, ndims, ops.upts);
   r.ploc_fpts = ploc_at(g, ndims, ops.fpts);
+  if (ops.nqpts > 0) {
+    r.nqpts = ops.nqpts;
+    r.smats_qpts = apply(mbasis.at(ops.qpts), sm, nd * nd * ne);
+  }
   return r;
 }
 

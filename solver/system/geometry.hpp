@@ -29,6 +29,10 @@ struct GroupGeometry {
   std::vector<double> djac_upts;     // ncomp = 1 (quadrature weights for integrals)
   std::vector<double> ploc_fpts;     // ncomp = ndims
   std::vector<double> pnorm_fpts;    // ncomp = ndims
+  // Flux anti-aliasing (ops.nqpts > 0): the metric terms at the volume quadrature points,
+  // interpolated from the pseudo-grid as those at the solution points are.
+  int nqpts = 0;
+  std::vector<double> smats_qpts;    // ncomp = ndims*ndims
 };
 
 // Throws UserError naming the element if a Jacobian is negative (a tangled or inverted

@@ -30,10 +30,21 @@ struct GroupLayout {
   // > 0: vect_upts is the per-thread scratch panel of the cache-blocked chains, this many
   // elements wide, vect_slot values between threads (kernels/matmul/provider.hpp, Panel)
   int64_t vect_window = 0, vect_slot = 0;
+  // Flux anti-aliasing (nqpts > 0): inside the vect_upts panel, from row qpts_u_row, u at the
+  // nqpts quadrature points, and from qpts_f_row the ndims*nqpts rows of the flux there
+  // (navier-stokes: the gradient there on entry to tflux).
+  int nqpts = 0, qpts_u_row = 0, qpts_f_row = 0;
   std::size_t vect_fpts = 0;      // ndims*nfpts rows (navier-stokes): gradients at fpts
   std::size_t comm_fpts = 0;      // nfpts rows (navier-stokes): LDG common solution
   std::size_t smats = 0;          // ndims*nupts rows x ndims*neles_pad
   std::size_t rcpdjac = 0;        // nupts rows x neles_pad
+  // ndims*nqpts rows x ndims*neles_pad: the metric terms at the quadrature points (affine
+  // groups: smats, read as one point row)
+  std::size_t smats_qpts = 0;
+  // Rows of the vect_upts panel: what the chains keep there per element.
+  int vect_rows(int ndims, bool viscous) const {
+    return nqpts ? (viscous ? ndims * nupts : 0) + (ndims + 1) * nqpts : (viscous ? 2 : 1) * ndims * nupts;
+  }
 
   // Offset, within a panel of B values per point, of value b of element e at row i.
   std::size_t at(int64_t row, int b, int64_t e, int B, std::size_t soa) const {

@@ -31,7 +31,7 @@ struct Operand {
 // One operator product of a group: C (rows `rows` of it) = A (columns `cols`) B + beta C.
 struct Product {
   std::size_t group;
-  std::string op;   // M0, M3, M4, M6, M132, M460
+  std::string op;   // M0, M3, M4, M6, M132, M460; anti-aliasing: M7, M1329
   Operand b, c;
   std::string tag;  // what makes this product of `op` its own kernel (its input, a row span)
   double beta = 0;
@@ -133,9 +133,11 @@ struct System::Rhs {
   }
 
   void flux_steps(std::size_t g, Chain& c);
+  void qpts_flux_steps(std::size_t g, Chain& c);
   void solution_to_fpts(bool prepared);
   void common_solution();
   Chain gradient_chain(std::size_t g);
+  kernels::Backend::ChainStep physical_gradient(std::size_t g);
   void gradients();
   void common_fluxes();
   void divergence(const std::vector<RegisterKernel>& then, int prepare);
@@ -197,6 +199,7 @@ kernels::Backend::ChainStep System::Rhs::product(Product p) {
 // element that needs no neighbour. Runs before the interfaces so it joins a chain.
 void System::Rhs::flux_steps(std::size_t g, Chain& c) {
   const auto& l = layout(g);
+  if (l.nqpts) return qpts_flux_steps(g, c);
   if (visc) {  // gradcoru_tflux has made the flux, after the gradient's rows
     c.push_back(product({g, "M132", upts(l, nd * l.nupts), l.reg[fout], rout, 0.0, true}));
     return;
@@ -209,6 +212,27 @@ void System::Rhs::flux_steps(std::size_t g, Chain& c) {
                        });
   c.push_back(step(tf, g));
   c.push_back(product({g, "M132", upts(l), l.reg[fout], rout, 0.0, true}));
+}
+
+// With flux anti-aliasing: u (Navier-Stokes: and the physical gradient at the solution
+// points, one dimension's rows at a time) to the quadrature points (M7), the flux there, and
+// its divergence projected back onto the solution points (M1329 = (M1 - M3 M2) M9).
+void System::Rhs::qpts_flux_steps(std::size_t g, Chain& c) {
+  const auto& l = layout(g);
+  c.push_back(product({g, "M7", l.reg[uin], upts(l, l.qpts_u_row), rin}));
+  for (int dim = 0; visc && dim < nd; ++dim)
+    c.push_back(product({g, "M7", upts(l, dim * l.nupts), upts(l, l.qpts_f_row + dim * l.nqpts),
+                         "grad" + std::to_string(dim)}));
+  // An affine group's metric terms are its solution points' panel, read as one row.
+  auto& tf = pointwise("qtflux" + std::to_string(g),
+                       [&] { return physics::tflux(sys.cfg_.phys, l.nqpts, I.affine[g], l.nupts); },
+                       [&] {
+                         return std::vector<ArgValue>{upts_arg(l, std::size_t(l.qpts_u_row)),
+                                                      panel(l.smats_qpts, nd * l.neles_pad),
+                                                      upts_arg(l, std::size_t(l.qpts_f_row))};
+                       });
+  c.push_back(step(tf, g));
+  c.push_back(product({g, "M1329", upts(l, l.qpts_f_row), l.reg[fout], rout, 0.0, true}));
 }
 
 // 1. The solution to the flux points (Euler: and the flux and its divergence; the solution
@@ -245,8 +269,8 @@ void System::Rhs::common_solution() {
 }
 
 // 3. One group's gradient chain: uncorrected + correction (M460, M6), to physical space with
-//    the flux made from it (gradcoru_tflux), at the flux points (M0 per dimension), then the
-//    flux's divergence. One-sided LDG: comm_fpts holds the jump u_c - u_f
+//    the flux made from it (physical_gradient), at the flux points (M0 per dimension), then
+//    the flux's divergence. One-sided LDG: comm_fpts holds the jump u_c - u_f
 //    (physics::ldg_one_sided). The common-solution rows past grad_rows are never written (the
 //    jumps live where the gradients are read) and stay zero: M6 skips them, and the rows that
 //    only some elements need are applied to those elements' blocks only.
@@ -257,15 +281,7 @@ Chain System::Rhs::gradient_chain(std::size_t g) {
   if (gr.most) c.push_back(product({g, "M6", l.comm_fpts, upts(l), "", 1.0, false, {}, {0, gr.most}}));
   if (!gr.extra.empty())
     c.push_back(product({g, "M6", l.comm_fpts, upts(l), "extra", 1.0, false, {}, {gr.most, gr.all}, &gr.extra}));
-  c.push_back(step(pointwise("gradcoru_tflux" + std::to_string(g) + rin,
-                             [&] { return physics::gradcoru_tflux(sys.cfg_.phys, l.nupts, I.affine[g]); },
-                             [&] {
-                               return std::vector<ArgValue>{
-                                   panel(l.reg[uin], l.ld), panel(l.smats, nd * l.neles_pad),
-                                   panel(l.rcpdjac, l.neles_pad), upts_arg(l),
-                                   upts_arg(l, std::size_t(nd * l.nupts))};
-                             }),
-                   g));
+  c.push_back(physical_gradient(g));
   for (int dim = 0; dim < nd; ++dim) {
     const std::size_t out = l.vect_fpts + std::size_t(dim) * l.nfpts * l.ld;
     const std::string tag = "grad" + std::to_string(dim);
@@ -276,6 +292,29 @@ Chain System::Rhs::gradient_chain(std::size_t g) {
   }
   flux_steps(g, c);
   return c;
+}
+
+// The gradient at the solution points to physical space, and with it (gradcoru_tflux) the
+// flux at them, into the rows after the gradient's; with anti-aliasing the flux is made at the
+// quadrature points instead (qpts_flux_steps), and this kernel makes the gradient only.
+kernels::Backend::ChainStep System::Rhs::physical_gradient(std::size_t g) {
+  const auto& l = layout(g);
+  const auto& phys = sys.cfg_.phys;
+  if (l.nqpts)
+    return step(pointwise("gradcoru" + std::to_string(g), [&] { return physics::gradcoru(phys, l.nupts, I.affine[g]); },
+                          [&] {
+                            return std::vector<ArgValue>{upts_arg(l), panel(l.smats, nd * l.neles_pad),
+                                                         panel(l.rcpdjac, l.neles_pad)};
+                          }),
+                g);
+  return step(pointwise("gradcoru_tflux" + std::to_string(g) + rin,
+                        [&] { return physics::gradcoru_tflux(phys, l.nupts, I.affine[g]); },
+                        [&] {
+                          return std::vector<ArgValue>{panel(l.reg[uin], l.ld), panel(l.smats, nd * l.neles_pad),
+                                                       panel(l.rcpdjac, l.neles_pad), upts_arg(l),
+                                                       upts_arg(l, std::size_t(nd * l.nupts))};
+                        }),
+              g);
 }
 
 // 3. Every group's gradient chain; as in 1, the elements on shared faces first, their

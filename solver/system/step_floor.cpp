@@ -15,6 +15,8 @@ StepFloor rhs_floor(const System& sys, std::size_t itemsize) {
     const auto& l = sys.layout()[g];
     const double rows = sys.uniform_metrics(g) ? 1.0 : double(l.nupts);
     f.geometry += double(l.neles) * rows * double(nd * nd + 1) * item;
+    // Anti-aliasing: the metric terms at the quadrature points too (affine: the same row).
+    if (l.nqpts && !sys.uniform_metrics(g)) f.geometry += double(l.neles) * double(l.nqpts * nd * nd) * item;
   }
   // Per side of a flux point: its solution read and its common flux written; Navier-Stokes
   // adds a second pass (the LDG common solution) reading the solution again. One-sided LDG

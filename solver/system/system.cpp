@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "base/error.hpp"
+#include "operators/antialias.hpp"
 
 namespace frmini::solver {
 
@@ -93,7 +94,12 @@ void System::build_operators_and_interfaces(const meshes::MeshPart* part) {
     auto it = cfg_.upts.find(g.etype);
     ops_.push_back(operators::build_operators(g.etype, cfg_.order,
                                               it == cfg_.upts.end() ? "" : it->second));
+    if (cfg_.antialias_flux) {
+      auto q = cfg_.quad_deg.find(g.etype);
+      operators::add_flux_antialias(ops_.back(), q == cfg_.quad_deg.end() ? -1 : q->second);
+    }
     geos_.push_back(compute_geometry(g, nd, ops_.back()));
+    impl_->affine.push_back(cfg_.uniform_metrics && affine_metrics(geos_.back(), ops_.back().nupts, nd));
     fpts_face.push_back(ops_.back().fpts_face);
   }
   ifs_ = build_interfaces(mesh_, geos_, fpts_face, part ? &part->gelem : nullptr);
@@ -134,6 +140,10 @@ void System::plan_groups(ArenaPlan& plan) {
     // set of every cache level and defeat the cache blocking with conflict misses.
     if ((l.neles_pad / int64_t(I.soa)) % 2 == 0) l.neles_pad += int64_t(I.soa);
     l.ld = nv * l.neles_pad;
+    if ((l.nqpts = ops_[g].nqpts)) {
+      l.qpts_u_row = visc ? nd * l.nupts : 0;
+      l.qpts_f_row = l.qpts_u_row + l.nqpts;
+    }
     layout_.push_back(l);
   }
   for (int r = 0; r < cfg_.nregs; ++r) {
@@ -149,7 +159,10 @@ void System::plan_groups(ArenaPlan& plan) {
     std::size_t rows = std::size_t(2 * l.nupts + l.nfpts + nd * l.nupts);
     // The gradient at both point sets, and the flux beside the gradient it is made from.
     if (visc) rows += std::size_t(nd * l.nfpts + l.nfpts + nd * l.nupts);
-    const std::size_t bytes = (rows * nv + std::size_t(nd * nd * l.nupts + l.nupts)) * I.item;
+    std::size_t metric = std::size_t(nd * nd * l.nupts + l.nupts);
+    // Anti-aliasing: u and the flux at the quadrature points, and their metric terms.
+    if (l.nqpts) rows += std::size_t((nd + 1) * l.nqpts), metric += std::size_t(nd * nd * l.nqpts);
+    const std::size_t bytes = (rows * nv + metric) * I.item;
     I.block.push_back(whole_panels ? 0 : be_.chain_block(bytes, int64_t(I.soa)));
   }
 }
@@ -169,7 +182,7 @@ void System::plan_arrays(ArenaPlan& plan) {
   if (scratch) {
     const int64_t win = *std::max_element(I.block.begin(), I.block.end());
     int rows = 0;
-    for (const auto& l : layout_) rows = std::max(rows, (visc ? 2 : 1) * nd * l.nupts);
+    for (const auto& l : layout_) rows = std::max(rows, l.vect_rows(nd, visc));
     // A panel per thread, not a slice of every row: a prefetcher running past the end of
     // one thread's row would otherwise pull in lines the other thread is writing (measured:
     // the element kernels on it ran at half speed). Two cache lines between them likewise.
@@ -180,13 +193,16 @@ void System::plan_arrays(ArenaPlan& plan) {
   }
   for (auto& l : layout_) {
     l.scal_fpts = plan.take(std::size_t(l.nfpts) * l.ld);
-    if (!scratch) l.vect_upts = plan.take(std::size_t(visc ? 2 : 1) * nd * l.nupts * l.ld), l.vect_ld = l.ld;
+    if (!scratch) l.vect_upts = plan.take(std::size_t(l.vect_rows(nd, visc)) * l.ld), l.vect_ld = l.ld;
     if (visc) {
       l.vect_fpts = plan.take(std::size_t(nd) * l.nfpts * l.ld);
       l.comm_fpts = plan.take(std::size_t(l.nfpts) * l.ld);
     }
     l.smats = plan.take(std::size_t(nd) * l.nupts * nd * l.neles_pad);
     l.rcpdjac = plan.take(std::size_t(l.nupts) * l.neles_pad);
+    // Affine groups read one point row of metric terms, the same at every point.
+    if (l.nqpts) l.smats_qpts = I.affine[std::size_t(&l - layout_.data())] ? l.smats
+                                                                          : plan.take(std::size_t(nd) * l.nqpts * nd * l.neles_pad);
   }
   auto plan_iface = [&](IfaceData& d, std::size_t n, bool ploc) {
     d.n = n;
@@ -216,7 +232,7 @@ void System::put(std::size_t off, const std::vector<double>& v) {
     }
   }
 
-// The metric terms into AoSoA panels, and whether each group is affine.
+// The metric terms into AoSoA panels.
 void System::upload_geometry() {
   Impl& I = *impl_;
   const int nd = mesh_.ndims;
@@ -238,7 +254,16 @@ void System::upload_geometry() {
       }
     put(l.smats, sm);
     put(l.rcpdjac, rj);
-    I.affine.push_back(cfg_.uniform_metrics && affine_metrics(geo, l.nupts, nd));
+    if (l.nqpts && l.smats_qpts != l.smats) {
+      std::vector<double> sq(std::size_t(nd) * l.nqpts * nd * l.neles_pad, 0.0);
+      for (int i = 0; i < l.nqpts; ++i)
+        for (std::size_t e = 0; e < ne; ++e)
+          for (int a = 0; a < nd; ++a)
+            for (int b = 0; b < nd; ++b)
+              sq[l.at(a * l.nqpts + i, b, int64_t(e), nd, I.soa)] =
+                  geo.smats_qpts[((std::size_t(i) * nd + a) * nd + b) * ne + e];
+      put(l.smats_qpts, sq);
+    }
   }
 
   // One-sided LDG keeps jumps in comm_fpts, zero on every side no kernel writes.

@@ -5,6 +5,8 @@
 //           -> negdivconf
 //   NS:     disu -> common solution -> M460, M6 (beta 1) -> physical gradient -> M0 per
 //           dimension -> common fluxes with LDG -> tflux -> M132 -> M3 -> negdivconf
+// With flux anti-aliasing, tflux runs at the volume quadrature points on u (and, NS, the
+// physical gradient) interpolated there by M7, and M1329 = (M1 - M3 M2) M9 replaces M132.
 // Every product goes through the matmul providers (kernels/matmul), every pointwise step is a
 // kernel written once (solver/physics) and rendered by the backend. The system never names a
 // backend API.
@@ -39,6 +41,11 @@ struct SystemConfig {
   physics::Options phys;
   int order = 3;
   std::map<std::string, std::string> upts;  // etype -> solution point set ("" = default)
+  // Volume flux anti-aliasing (PyFR's `anti-alias = flux`): the flux is evaluated at a volume
+  // quadrature rule's points and its divergence projected back (operators/antialias.hpp);
+  // quad_deg gives the rule's strength per element type (absent or < 0: PyFR's default).
+  bool antialias_flux = false;
+  std::map<std::string, int> quad_deg;
   kernels::Precision precision = kernels::Precision::double_;
   std::string matmul = "auto";
   int nregs = 1;                            // solution registers the integrator uses

@@ -3,55 +3,29 @@
 #include <cmath>
 #include <filesystem>
 
+#include <unistd.h>
+
 #include "base/error.hpp"
 #include "kernels/backend.hpp"
+#include "meshes/connectivity.hpp"
+#include "meshes/generators.hpp"
+#include "meshes/gmsh_import.hpp"
 #include "solver/system/system.hpp"
 #include "tests/frmini_catch.hpp"
 #include "tests/support/backends.hpp"
 #include "tests/support/box_mesh.hpp"
 #include "tests/support/generated_mesh.hpp"
+#include "tests/solver/system_runs.hpp"
 
 using namespace frmini;
+using test::check_free_stream;
+using test::check_same_vortex;
+using test::max_abs;
+using test::max_diff;
+using test::uniform;
+using test::vortex_run;
+using test::VortexRun;
 
-namespace {
-
-std::vector<std::vector<double>> uniform(const solver::System& sys, std::vector<double> prim) {
-  const int nd = sys.ndims(), nv = sys.nvars();
-  std::vector<double> u(nv);
-  double vv = 0;
-  u[0] = prim[0];
-  for (int i = 0; i < nd; ++i) {
-    u[i + 1] = prim[0] * prim[i + 1];
-    vv += prim[i + 1] * prim[i + 1];
-  }
-  u[nv - 1] = prim[nd + 1] / 0.4 + 0.5 * prim[0] * vv;
-  std::vector<std::vector<double>> s;
-  for (const auto& l : sys.layout()) {
-    std::vector<double> g(std::size_t(l.neles) * nv * l.nupts);
-    for (int64_t e = 0; e < l.neles; ++e)
-      for (int v = 0; v < nv; ++v)
-        for (int i = 0; i < l.nupts; ++i) g[(std::size_t(e) * nv + v) * l.nupts + i] = u[v];
-    s.push_back(g);
-  }
-  return s;
-}
-
-// The largest |a - b| over two solutions of the same layout.
-double max_diff(const std::vector<std::vector<double>>& a, const std::vector<std::vector<double>>& b) {
-  double d = 0;
-  for (std::size_t g = 0; g < a.size(); ++g)
-    for (std::size_t i = 0; i < a[g].size(); ++i) d = std::max(d, std::abs(a[g][i] - b[g][i]));
-  return d;
-}
-
-double max_abs(const std::vector<std::vector<double>>& s) {
-  double m = 0;
-  for (const auto& g : s)
-    for (double x : g) m = std::max(m, std::abs(x));
-  return m;
-}
-
-}  // namespace
 
 TEST_CASE("a free stream is preserved on curved periodic meshes") {
   auto be = kernels::make_backend("cpu");
@@ -87,79 +61,15 @@ TEST_CASE("a free stream is preserved on curved periodic meshes") {
       }
 }
 
-#include "solver/integrators/integrator.hpp"
-#include "solver/plugins/integrals.hpp"
-#include "tests/solver/vortex.hpp"
-
-namespace {
-
-// The vortex on a curved periodic quad mesh, advanced `steps` RK4 steps with `matmul`.
-std::vector<std::vector<double>> vortex_run(kernels::Backend& be, const std::string& matmul,
-                                            int steps, std::vector<double>* totals0 = nullptr,
-                                            std::vector<double>* totals1 = nullptr,
-                                            const std::string& system = "euler",
-                                            double ldg_beta = 0.5, bool curved = true,
-                                            bool uniform_metrics = true, bool* affine = nullptr) {
-  auto curve = [curved](std::array<double, 3> x) {
-    const double a = curved ? 0.3 : 0.0;
-    return std::array<double, 3>{x[0] + a * std::sin(M_PI * x[1] / 10), x[1] + a * std::sin(M_PI * x[0] / 10), 0};
-  };
-  auto mesh = test::make_box("quad", 6, -10, 10, {true, true, false}, 2, curve);
-  solver::SystemConfig cfg;
-  cfg.phys.system = system;
-  cfg.phys.ndims = 2;
-  cfg.phys.mu = 0.01;
-  cfg.phys.ldg_beta = ldg_beta;
-  cfg.order = 3;
-  cfg.matmul = matmul;
-  cfg.uniform_metrics = uniform_metrics;
-  solver::IntegratorOptions io;
-  io.dt = 0.01;
-  cfg.nregs = solver::Integrator::registers(io);
-  solver::System sys(be, mesh, cfg);
-  if (affine) *affine = sys.uniform_metrics(0);
-  test::Vortex vx;
-  std::vector<std::vector<double>> s;
-  for (std::size_t g = 0; g < sys.layout().size(); ++g) {
-    const auto& l = sys.layout()[g];
-    const auto& geo = sys.geometry()[g];
-    std::vector<double> u(std::size_t(l.neles) * 4 * l.nupts);
-    for (int64_t e = 0; e < l.neles; ++e)
-      for (int i = 0; i < l.nupts; ++i) {
-        auto c = vx.cons(geo.ploc_upts[(i * 2) * l.neles + e], geo.ploc_upts[(i * 2 + 1) * l.neles + e], 0);
-        for (int v = 0; v < 4; ++v) u[(e * 4 + v) * l.nupts + i] = c[v];
-      }
-    s.push_back(u);
-  }
-  auto intg = solver::Integrator::make(sys, io, {});
-  sys.upload_solution(intg->current(), s);
-  if (totals0) *totals0 = solver::conserved_totals(sys, intg->current());
-  for (int i = 0; i < steps; ++i) intg->step_once(1e300);
-  if (totals1) *totals1 = solver::conserved_totals(sys, intg->current());
-  return sys.download_solution(intg->current());
-}
-
-}  // namespace
-
-namespace {
-// The vortex advanced 20 steps with generated kernels on two backends (or two settings of
-// one), Euler and Navier-Stokes: the solutions agree to `tol`.
-void check_same_vortex(kernels::Backend& x, kernels::Backend& y, double tol) {
-  for (std::string sys : {"euler", "navier-stokes"}) {
-    INFO(sys);
-    auto a = vortex_run(x, "generated", 20, nullptr, nullptr, sys);
-    auto b = vortex_run(y, "generated", 20, nullptr, nullptr, sys);
-    CHECK(max_diff(a, b) <= tol);
-  }
-}
-}  // namespace
 
 TEST_CASE("mass, momentum and energy are conserved to round-off on a periodic curved mesh") {
   auto be = kernels::make_backend("cpu");
   for (std::string sys : {"euler", "navier-stokes"}) {
     INFO(sys);
     std::vector<double> t0, t1;
-    vortex_run(*be, "generated", 20, &t0, &t1, sys);
+    VortexRun o;
+    o.system = sys, o.totals0 = &t0, o.totals1 = &t1;
+    vortex_run(*be, o);
     for (std::size_t v = 0; v < t0.size(); ++v)
       CHECK(std::abs(t1[v] - t0[v]) <= 1e-12 * std::max(1.0, std::abs(t0[v])));
   }
@@ -167,7 +77,9 @@ TEST_CASE("mass, momentum and energy are conserved to round-off on a periodic cu
 
 TEST_CASE("generated kernels and BLAS give the same solution after 20 steps") {
   auto be = kernels::make_backend("cpu");
-  auto a = vortex_run(*be, "generated", 20), b = vortex_run(*be, "blas", 20);
+  VortexRun blas;
+  blas.matmul = "blas";
+  auto a = vortex_run(*be, {}), b = vortex_run(*be, blas);
   CHECK(max_diff(a, b) <= 1e-10);
 }
 
@@ -177,8 +89,11 @@ TEST_CASE("LDG at beta = +-1/2 (one side's gradients read) matches the two-sided
   auto be = kernels::make_backend("cpu");
   for (double beta : {0.5, -0.5}) {
     INFO("beta " << beta);
-    auto a = vortex_run(*be, "generated", 20, nullptr, nullptr, "navier-stokes", beta);
-    auto b = vortex_run(*be, "generated", 20, nullptr, nullptr, "navier-stokes", beta * (1 - 1e-12));
+    VortexRun o;
+    o.system = "navier-stokes", o.ldg_beta = beta;
+    auto a = vortex_run(*be, o);
+    o.ldg_beta = beta * (1 - 1e-12);
+    auto b = vortex_run(*be, o);
     CHECK(max_diff(a, b) <= 1e-9);
     CHECK(max_diff(a, b) > 0);  // the two really took different kernels
   }
@@ -192,9 +107,13 @@ TEST_CASE("affine elements read one point's metric terms and give the per-point 
   for (std::string sys : {"euler", "navier-stokes"}) {
     INFO(sys);
     bool on = false, off = true, curved = true;
-    auto a = vortex_run(*be, "generated", 20, nullptr, nullptr, sys, 0.5, false, true, &on);
-    auto b = vortex_run(*be, "generated", 20, nullptr, nullptr, sys, 0.5, false, false, &off);
-    vortex_run(*be, "generated", 1, nullptr, nullptr, sys, 0.5, true, true, &curved);
+    VortexRun o;
+    o.system = sys, o.curved = false, o.affine = &on;
+    auto a = vortex_run(*be, o);
+    o.uniform_metrics = false, o.affine = &off;
+    auto b = vortex_run(*be, o);
+    o.steps = 1, o.curved = true, o.uniform_metrics = true, o.affine = &curved;
+    vortex_run(*be, o);
     CHECK(on);
     CHECK_FALSE(off);
     CHECK_FALSE(curved);  // curved elements are never taken for affine ones
@@ -301,45 +220,8 @@ TEST_CASE("the opencl backend matches the cpu backend after 20 steps (Euler and 
   check_same_vortex(*cpu, *ocl, 1e-10);
 }
 
-#include <unistd.h>
-
-#include "meshes/connectivity.hpp"
-#include "meshes/generators.hpp"
-#include "meshes/gmsh_import.hpp"
-
-namespace {
-
-const meshes::Mesh& generated(const std::string& name, bool mixed) {
-  return test::generated_mesh(name, mixed);
-}
-
-void check_free_stream(const meshes::Mesh& mesh, const std::map<std::string, solver::BcSpec>& bcs,
-                       int order) {
-  auto be = kernels::make_backend("cpu");
-  for (std::string sys : {"euler", "navier-stokes"}) {
-    INFO(sys);
-    solver::SystemConfig cfg;
-    cfg.phys.system = sys;
-    cfg.phys.ndims = mesh.ndims;
-    cfg.phys.mu = 0.01;
-    cfg.order = order;
-    cfg.matmul = "generated";
-    cfg.nregs = 2;
-    cfg.bcs = bcs;
-    solver::System s(*be, mesh, cfg);
-    // (rho, u, v[, w], p): the same free stream the far field is given.
-    std::vector<double> prim = mesh.ndims == 2 ? std::vector<double>{1.0, 0.3, -0.2, 1.0 / 1.4}
-                                               : std::vector<double>{1.0, 0.3, -0.2, 0.1, 1.0 / 1.4};
-    s.upload_solution(0, uniform(s, prim));
-    s.rhs(0.0, 0, 1);
-    CHECK(max_abs(s.download_solution(1)) < 1e-10);
-  }
-}
-
-}  // namespace
-
 TEST_CASE("a free stream is preserved on the mixed quad/tri curved cylinder mesh") {
-  auto mesh = generated("cylinder2d", true);
+  auto mesh = test::generated_mesh("cylinder2d", true);
   REQUIRE(mesh.groups.size() == 2);  // quad and tri
   // The far field keeps the free stream; a slip wall sees none of the flow pass through it, so
   // only the far field can be exact here: use the free stream there and on the wall a
@@ -349,7 +231,7 @@ TEST_CASE("a free stream is preserved on the mixed quad/tri curved cylinder mesh
 }
 
 TEST_CASE("a free stream is preserved on the hex/prism/tet/pyramid box") {
-  auto mesh = generated("box-mixed3d", false);
+  auto mesh = test::generated_mesh("box-mixed3d", false);
   CHECK(mesh.groups.size() == 4);
   check_free_stream(mesh, {}, 2);
 }
@@ -358,7 +240,7 @@ TEST_CASE("cache-blocked chains with their scratch panel agree with whole-range 
   // Four groups of different nupts share one per-thread scratch panel for the flux and
   // gradient at the solution points (sized for the largest); blocks of 8 elements, on every
   // thread, against each kernel once over its whole range with whole panels.
-  auto mesh = generated("box-mixed3d", false);
+  auto mesh = test::generated_mesh("box-mixed3d", false);
   REQUIRE(mesh.groups.size() == 4);
   kernels::BackendOptions blocked, whole;
   blocked.chain_block = 8;
@@ -398,7 +280,7 @@ TEST_CASE("register kernels run inside the RHS give the values of running them a
   // elements on cpu, and on opencl: rhs(t, in, out, then) against rhs(t, in, out) followed
   // by the same kernels over whole registers, for a fresh result register and in place, with
   // updates that read the derivative, the solution and each other's results.
-  auto mesh = generated("box-mixed3d", false);
+  auto mesh = test::generated_mesh("box-mixed3d", false);
   REQUIRE(mesh.groups.size() == 4);
   kernels::BackendOptions blocked;
   blocked.chain_block = 8;
@@ -466,7 +348,7 @@ TEST_CASE("gradient rows that only boundary elements need are computed on their 
   // The two RHS agree, Navier-Stokes at two LDG betas. Blocks of 24 elements (three SoA
   // blocks), so that the elements needing more rows start inside a block too, where the
   // product finds them in the block's scratch window.
-  auto mesh = generated("cylinder2d", true);
+  auto mesh = test::generated_mesh("cylinder2d", true);
   std::map<std::string, std::string> fs = {{"rho", "1.0"}, {"u", "0.3"}, {"v", "-0.2"}, {"w", "0.0"}, {"p", "1.0/1.4"}};
   kernels::BackendOptions blocked, whole;
   blocked.chain_block = 24;
