@@ -123,6 +123,10 @@ std::vector<SectionSpec> build() {
                             "continued by a restart).",
        {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
         {"file", T::string, "integrals.csv", "CSV file, relative to the working directory"},
+        {"gradients", T::choice, "uncorrected",
+         "the grad_<var>_<axis> of the expressions: uncorrected = of each element's own polynomial; "
+         "corrected = the LDG-corrected gradient of the viscous flux, as PyFR's integrate plugin "
+         "(navier-stokes)", {"uncorrected", "corrected"}},
         {"region", T::string, "", "integrate the expressions over this box only: "
                                   "\"(x0, y0[, z0]), (x1, y1[, z1])\" (default: the domain)"},
         {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "

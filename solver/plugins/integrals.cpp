@@ -148,7 +148,10 @@ class Integrals : public SampledHistory {
     } else {
       csv += std::string(std::size_t(ctx.sys.nvars()), ',');
     }
-    auto ints = exprs_.integrate(ctx.sys, cur, ctx.intg.state().t, weights_);
+    std::vector<std::vector<double>> grads;
+    if (exprs_.uses_gradients() && exprs_.corrected())
+      grads = ctx.sys.corrected_gradients(ctx.intg.current(), ctx.intg.state().t);
+    auto ints = exprs_.integrate(ctx.sys, cur, ctx.intg.state().t, weights_, grads.empty() ? nullptr : &grads);
     reduce(ints);
     for (double x : ints) {
       std::snprintf(b, sizeof b, ",%.17g", x);

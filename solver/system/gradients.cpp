@@ -28,15 +28,23 @@ struct SparseM4 {
 // Element e's gradient; `ref` is scratch of ndims*nvars*nupts values.
 void gradient_of(const SparseM4& m4, int nu, const GroupGeometry& geo, const double* s,
                  std::size_t e, int nv, double* ref, double* o) {
-  const int nd = geo.ndims;
-  const std::size_t ne = std::size_t(geo.neles), n = std::size_t(nd) * nv * nu;
+  const std::size_t n = std::size_t(geo.ndims) * nv * nu;
   std::fill(ref, ref + n, 0.0);  // [d][v][i]
   for (std::size_t k = 0; k < m4.val.size(); ++k) {
     const int d = m4.row[k] / nu, i = m4.row[k] % nu;
     const double m = m4.val[k];
     for (int v = 0; v < nv; ++v) ref[(std::size_t(d) * nv + v) * nu + i] += m * s[std::size_t(v) * nu + m4.col[k]];
   }
-  std::fill(o, o + n, 0.0);
+  reference_to_physical(geo, nu, e, nv, ref, o);
+}
+
+}  // namespace
+
+void reference_to_physical(const GroupGeometry& geo, int nu, std::size_t e, int nv, const double* ref,
+                           double* o) {
+  const int nd = geo.ndims;
+  const std::size_t ne = std::size_t(geo.neles);
+  std::fill(o, o + std::size_t(nd) * nv * nu, 0.0);
   for (int i = 0; i < nu; ++i) {
     const double rj = geo.rcpdjac_upts[std::size_t(i) * ne + e];
     for (int j = 0; j < nd; ++j)
@@ -48,8 +56,6 @@ void gradient_of(const SparseM4& m4, int nu, const GroupGeometry& geo, const dou
       }
   }
 }
-
-}  // namespace
 
 void upts_gradient(const operators::ElementOperators& ops, const GroupGeometry& geo,
                    const double* s, std::size_t e, int nvars, double* o) {

@@ -24,4 +24,9 @@ std::vector<double> upts_gradients(const operators::ElementOperators& ops,
                                    const GroupGeometry& geo, const std::vector<double>& soln,
                                    int nvars);
 
+// Element e's reference gradient `ref` ([ndims][nvars][nupts]) to physical space, into `out`
+// (upts_gradient's layout): d/dx_j = (1/|J|) sum_d S_dj d/dxi_d.
+void reference_to_physical(const GroupGeometry& geo, int nupts, std::size_t e, int nvars,
+                           const double* ref, double* out);
+
 }  // namespace frmini::solver

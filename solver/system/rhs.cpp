@@ -382,6 +382,13 @@ void System::Rhs::divergence(const std::vector<RegisterKernel>& then, int prepar
   }
 }
 
+void System::common_solution_of(int reg, double t) {
+  impl_->fpts_of = -1;  // scal_fpts is overwritten: no prepared RHS input stands
+  Rhs r(*this, t, reg, reg);
+  r.solution_to_fpts(false);
+  r.common_solution();
+}
+
 // The RHS in the order its stages run (the class comment of system.hpp gives the pipeline).
 void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>& then, int prepare) {
   // uin's flux-point solution is there already when the last rhs prepared it.

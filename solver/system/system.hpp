@@ -144,6 +144,14 @@ class System {
   std::vector<std::vector<double>> host_field(
       const std::function<void(const double* x, double* u)>& f) const;
 
+  // Navier-Stokes: the LDG-corrected physical gradient of register `reg` at the solution
+  // points, the one the RHS makes for the viscous flux (and PyFR's plugins read): the common
+  // solution made on the device by the RHS's own kernels (interfaces, boundaries at time t,
+  // faces shared with other ranks), then M460 u + M6 u_c (one-sided LDG: M4 u + M6 (u_c - u_f))
+  // to physical space on the host in double (corrected_gradients.cpp). Per group
+  // [neles][ndims][nvars][nupts], as upts_gradients (gradients.hpp) lays out the uncorrected.
+  std::vector<std::vector<double>> corrected_gradients(int reg, double t);
+
   // The MPI exchanges' cost so far on this rank (zeros on one rank or a part with no
   // neighbour).
   HaloTraffic halo_traffic() const;
@@ -178,6 +186,9 @@ class System {
   void plan_gradient_rows();
   // Uploads host values (double) to the arena at `off`, in the run's precision.
   void put(std::size_t off, const std::vector<double>& v);
+  // The RHS's first two stages alone: register `reg` at the flux points and the LDG common
+  // solution in comm_fpts (rhs.cpp), for corrected_gradients.
+  void common_solution_of(int reg, double t);
   // Adds an RHS (uin >= 0) or a register pass to floor_so_far() (step_floor.cpp).
   void count_floor(int uin, int fout, const std::vector<RegisterKernel>& then, int passes = 0);
   struct Impl;
