@@ -1,6 +1,6 @@
 // Per-kernel resource usage of a compiled cubin, read from ptxas's verbose report (NVRTC with
 // -Xptxas=-v puts it in the program log, the same text `nvcc -cubin -Xptxas -v` prints).
-// Spill bytes are what the matmul generator is judged on without a GPU (docs/performance.md).
+// Spill bytes are what the matmul generator is judged on without a GPU (docs/performance-gpu.md).
 #pragma once
 
 #include <map>
