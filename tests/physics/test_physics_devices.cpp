@@ -24,6 +24,9 @@ std::vector<Spec> all_specs() {
       o.ndims = nd;
       o.mu = 1e-3;
       out.push_back(physics::tflux(o, 27));
+      // Anti-aliasing's flux at 64 quadrature points of an affine group, reading the solution
+      // points' metric panel (27 rows a component).
+      out.push_back(physics::tflux(o, 64, true, 27));
       out.push_back(physics::negdivconf(o, 27));
       out.push_back(physics::ics(o, 27, values));
       for (std::string rs : {"rusanov", "hllc", "roe"}) {
