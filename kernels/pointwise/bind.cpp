@@ -5,6 +5,16 @@
 
 namespace frmini::kernels::pointwise {
 
+std::vector<ArgValue> in_spec_order(const Spec& spec, const std::map<std::string, ArgValue>& offered) {
+  std::vector<ArgValue> out;
+  for (const auto& a : spec.args) {
+    auto it = offered.find(a.name);
+    if (it == offered.end()) throw std::logic_error(spec.name + ": no value offered for argument '" + a.name + "'");
+    out.push_back(it->second);
+  }
+  return out;
+}
+
 std::vector<SlotValue> resolve_slots(const Spec& spec, const std::vector<Slot>& slots,
                                      const std::vector<ArgValue>& args) {
   if (args.size() != spec.args.size())

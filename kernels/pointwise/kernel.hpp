@@ -6,6 +6,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "kernels/pointwise/spec.hpp"
@@ -62,6 +64,12 @@ struct ArgValue {
     return a;
   }
 };
+
+// Arguments by name, the way the solver binds every kernel: `offered` maps names to values,
+// and the result lists them in `spec`'s order. A caller offers what it has (an interface offers
+// both sides' views; the physics' spec decides which it reads), so names the spec does not
+// take are left; a name the spec takes and `offered` lacks throws std::logic_error naming it.
+std::vector<ArgValue> in_spec_order(const Spec& spec, const std::map<std::string, ArgValue>& offered);
 
 class PointwiseKernel {
  public:

@@ -167,22 +167,22 @@ kernels::pointwise::PointwiseKernel& Halo::kernel(Neighbour& nb, const std::stri
     if (as_right) o.ldg_beta = -o.ldg_beta;  // this side is the one-part run's right side
     s = far_side_arrays(which == "intconu" ? physics::intconu(o) : physics::intcflux(o));
   }
-  std::vector<ArgValue> args;
-  for (const auto& a : s.args) {
-    const std::string& m = a.name;
-    if (m == "ul") args.push_back(ArgValue::view(A, nb.idx.get(), nb.ix));
-    else if (m == "ur") args.push_back(ArgValue::panel(nb.recv_u.get(), 0, n));
-    else if (m == "ucl") args.push_back(ArgValue::view(A, nb.idx.get(), nb.cx));
-    else if (m == "ucr") args.push_back(ArgValue::panel(nb.scratch.get(), 0, n));
-    else if (m == "gradl") args.push_back(ArgValue::view(A, nb.idx.get(), nb.gx, nb.idx.get(), nb.rs));
-    else if (m == "gradr") args.push_back(ArgValue::panel(nb.recv_g.get(), 0, n));
-    else if (m == "nrm") args.push_back(ArgValue::panel(nb.nrm.get(), 0, n));
-    else if (m == "magn") args.push_back(ArgValue::panel(nb.magn.get(), 0, n));
-    else if (m == "x" && which == "pack_u") args.push_back(ArgValue::view(A, nb.idx.get(), nb.ix));
-    else if (m == "x") args.push_back(ArgValue::view(A, nb.idx.get(), nb.gx, nb.idx.get(), nb.rs));
-    else if (m == "o") args.push_back(ArgValue::panel(which == "pack_u" ? nb.send_u.get() : nb.send_g.get(), 0, n));
-    else throw std::logic_error("halo: no value for argument " + m + " of " + s.name);
-  }
+  // By name, as the RHS binds them (kernels::pointwise::in_spec_order): this part's side is
+  // views into the arena, the other part's side the received arrays.
+  const bool pack_u = which == "pack_u";
+  const std::map<std::string, ArgValue> offered = {
+      {"ul", ArgValue::view(A, nb.idx.get(), nb.ix)},
+      {"ur", ArgValue::panel(nb.recv_u.get(), 0, n)},
+      {"ucl", ArgValue::view(A, nb.idx.get(), nb.cx)},
+      {"ucr", ArgValue::panel(nb.scratch.get(), 0, n)},
+      {"gradl", ArgValue::view(A, nb.idx.get(), nb.gx, nb.idx.get(), nb.rs)},
+      {"gradr", ArgValue::panel(nb.recv_g.get(), 0, n)},
+      {"nrm", ArgValue::panel(nb.nrm.get(), 0, n)},
+      {"magn", ArgValue::panel(nb.magn.get(), 0, n)},
+      // The packing kernels copy x (this side's solution or gradient) into o (the send array).
+      {"x", pack_u ? ArgValue::view(A, nb.idx.get(), nb.ix) : ArgValue::view(A, nb.idx.get(), nb.gx, nb.idx.get(), nb.rs)},
+      {"o", ArgValue::panel(pack_u ? nb.send_u.get() : nb.send_g.get(), 0, n)}};
+  const std::vector<ArgValue> args = kernels::pointwise::in_spec_order(s, offered);
   auto k = be.pointwise(s, prec);
   k->bind(args);
   return *nb.kernels.emplace(key, std::move(k)).first->second;

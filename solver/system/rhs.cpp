@@ -1,11 +1,14 @@
 // The right-hand side as a graph of named kernels: the products (operator, panels, rows and
-// columns in a Product) and pointwise kernels (bound by argument name) each RHS stage makes on
-// first use and keeps, and System::rhs, which only orders the stages. Within a stage, the
+// columns in a Product) and pointwise kernels (bound by argument name: each stage offers the
+// values it has, the physics' spec takes what it reads) each RHS stage makes on first use and
+// keeps, and System::rhs, which only orders the stages. Within a stage, the
 // kernels of one element group run as a chain over cache blocks of elements; over several
 // ranks a chain whose results the exchange sends runs in two pieces (elements on shared faces
 // first, the rest while the messages travel).
 #include <algorithm>
 #include <functional>
+#include <map>
+#include <type_traits>
 #include <stdexcept>
 
 #include "kernels/matmul/analysis.hpp"
@@ -19,6 +22,7 @@ namespace {
 using Chain = std::vector<kernels::Backend::ChainStep>;
 using Span = std::pair<int, int>;
 using Ranges = std::vector<std::pair<int64_t, int64_t>>;
+using Offered = std::map<std::string, ArgValue>;  // kernel arguments by name
 
 // A matmul operand: an arena offset; ld 0 = its group's ld; window, slot: a scratch panel's
 // (Panel::window).
@@ -73,34 +77,49 @@ struct System::Rhs {
   kernels::matmul::Kernel* make_product(const std::string& key, Product& p);
 
   // A pointwise kernel, compiled and bound on first use.
+  // A pointwise kernel, compiled and bound on first use: `make_args` offers its arguments by
+  // name (kernels::pointwise::in_spec_order), or, for a register kernel, lists them in the
+  // order of its registers.
   template <class MakeSpec, class MakeArgs>
   Recorded& pointwise(const std::string& key, MakeSpec make_spec, MakeArgs make_args) {
     auto it = I.pw.find(key);
     if (it == I.pw.end()) {
       auto k = std::make_unique<Recorded>(sys.be_.pointwise(make_spec(), sys.cfg_.precision));
-      k->bind(make_args());
+      if constexpr (std::is_same_v<decltype(make_args()), Offered>)
+        k->bind(kernels::pointwise::in_spec_order(k->spec(), make_args()));
+      else
+        k->bind(make_args());
       it = I.pw.emplace(key, std::move(k)).first;
     }
     return *it->second;
   }
-  // Kernel `name` over the internal (and periodic) faces' points: its arguments both sides'
-  // solution views, then what `more` adds.
-  template <class MakeSpec, class More>
-  void internal_faces(const std::string& name, MakeSpec make_spec, More more) {
+  // What an interface kernel may read at the internal (and periodic) faces: both sides'
+  // solution, LDG common solution and gradient views, and the normals. Which of them it takes
+  // (one-sided LDG, Euler or Navier-Stokes) its spec says (physics::intconu, intcflux).
+  Offered internal_offer() const {
     const IfaceData& d = I.internal;
-    if (!d.n) return;
-    pointwise(name, make_spec, [&] {
-      std::vector<ArgValue> a{view(d.ixl), view(d.ixr)};
-      more(d, a);
-      return a;
-    }).launch(0, int64_t(d.n));
+    return {{"ul", view(d.ixl)},           {"ur", view(d.ixr)},           {"ucl", view(d.cxl)},
+            {"ucr", view(d.cxr)},          {"gradl", view(d.gxl, d.rsl)}, {"gradr", view(d.gxr, d.rsr)},
+            {"nrm", panel(d.nrm, d.n)}, {"magn", panel(d.magn, d.n)}};
+  }
+  // The same at boundary bd's faces (one side), with the points' positions and the time.
+  Offered boundary_offer(const IfaceData& bd) const {
+    return {{"ul", view(bd.ixl)},           {"ucl", view(bd.cxl)},         {"gradl", view(bd.gxl, bd.rsl)},
+            {"nrm", panel(bd.nrm, bd.n)}, {"magn", panel(bd.magn, bd.n)}, {"ploc", panel(bd.ploc, bd.n)},
+            {"t", ArgValue::value(t)}};
+  }
+  // Kernel `name` over the internal faces' points.
+  template <class MakeSpec>
+  void internal_faces(const std::string& name, MakeSpec make_spec) {
+    if (!I.internal.n) return;
+    pointwise(name, make_spec, [&] { return internal_offer(); }).launch(0, int64_t(I.internal.n));
   }
   // Kernel `name` of every boundary (its BC's), made on first use, run at this RHS's time.
-  template <class MakeSpec, class MakeArgs>
-  void boundaries(const std::string& name, MakeSpec make_spec, MakeArgs make_args) {
+  template <class MakeSpec>
+  void boundaries(const std::string& name, MakeSpec make_spec) {
     for (std::size_t b = 0; b < I.bnds.size(); ++b) {
       const IfaceData& bd = I.bnds[b];
-      auto& k = pointwise(name + std::to_string(b), [&] { return make_spec(bd); }, [&] { return make_args(bd); });
+      auto& k = pointwise(name + std::to_string(b), [&] { return make_spec(bd); }, [&] { return boundary_offer(bd); });
       set_scalar(k, "t", t);
       k.launch(0, int64_t(bd.n));
     }
@@ -207,8 +226,9 @@ void System::Rhs::flux_steps(std::size_t g, Chain& c) {
   auto& tf = pointwise("tflux" + std::to_string(g) + rin,
                        [&] { return physics::tflux(sys.cfg_.phys, l.nupts, I.affine[g]); },
                        [&] {
-                         return std::vector<ArgValue>{panel(l.reg[uin], l.ld),
-                                                      panel(l.smats, nd * l.neles_pad), upts_arg(l)};
+                         return Offered{{"u", panel(l.reg[uin], l.ld)},
+                                        {"smats", panel(l.smats, nd * l.neles_pad)},
+                                        {"f", upts_arg(l)}};
                        });
   c.push_back(step(tf, g));
   c.push_back(product({g, "M132", upts(l), l.reg[fout], rout, 0.0, true}));
@@ -227,9 +247,9 @@ void System::Rhs::qpts_flux_steps(std::size_t g, Chain& c) {
   auto& tf = pointwise("qtflux" + std::to_string(g),
                        [&] { return physics::tflux(sys.cfg_.phys, l.nqpts, I.affine[g], l.nupts); },
                        [&] {
-                         return std::vector<ArgValue>{upts_arg(l, std::size_t(l.qpts_u_row)),
-                                                      panel(l.smats_qpts, nd * l.neles_pad),
-                                                      upts_arg(l, std::size_t(l.qpts_f_row))};
+                         return Offered{{"u", upts_arg(l, std::size_t(l.qpts_u_row))},
+                                        {"smats", panel(l.smats_qpts, nd * l.neles_pad)},
+                                        {"f", upts_arg(l, std::size_t(l.qpts_f_row))}};
                        });
   c.push_back(step(tf, g));
   c.push_back(product({g, "M1329", upts(l, l.qpts_f_row), l.reg[fout], rout, 0.0, true}));
@@ -254,17 +274,9 @@ void System::Rhs::solution_to_fpts(bool prepared) {
 
 // 2. The LDG common solution at internal faces and boundaries.
 void System::Rhs::common_solution() {
-  internal_faces("intconu", [&] { return physics::intconu(sys.cfg_.phys); },
-                 [&](const IfaceData& d, std::vector<ArgValue>& a) {
-                   if (one_sided >= 0) a.push_back(view(d.cxl));
-                   if (one_sided <= 0) a.push_back(view(d.cxr));
-                 });
-  boundaries(
-      "bcconu", [&](const IfaceData& bd) { return physics::bcconu(sys.cfg_.phys, bd.bc.type, bd.bc.values); },
-      [&](const IfaceData& bd) {
-        return std::vector<ArgValue>{view(bd.ixl), view(bd.cxl), panel(bd.nrm, bd.n), panel(bd.ploc, bd.n),
-                                     ArgValue::value(t)};
-      });
+  internal_faces("intconu", [&] { return physics::intconu(sys.cfg_.phys); });
+  boundaries("bcconu",
+             [&](const IfaceData& bd) { return physics::bcconu(sys.cfg_.phys, bd.bc.type, bd.bc.values); });
   if (sys.halo_) sys.halo_->finish_conu();
 }
 
@@ -303,16 +315,19 @@ kernels::Backend::ChainStep System::Rhs::physical_gradient(std::size_t g) {
   if (l.nqpts)
     return step(pointwise("gradcoru" + std::to_string(g), [&] { return physics::gradcoru(phys, l.nupts, I.affine[g]); },
                           [&] {
-                            return std::vector<ArgValue>{upts_arg(l), panel(l.smats, nd * l.neles_pad),
-                                                         panel(l.rcpdjac, l.neles_pad)};
+                            return Offered{{"grad", upts_arg(l)},
+                                           {"smats", panel(l.smats, nd * l.neles_pad)},
+                                           {"rcpdjac", panel(l.rcpdjac, l.neles_pad)}};
                           }),
                 g);
   return step(pointwise("gradcoru_tflux" + std::to_string(g) + rin,
                         [&] { return physics::gradcoru_tflux(phys, l.nupts, I.affine[g]); },
                         [&] {
-                          return std::vector<ArgValue>{panel(l.reg[uin], l.ld), panel(l.smats, nd * l.neles_pad),
-                                                       panel(l.rcpdjac, l.neles_pad), upts_arg(l),
-                                                       upts_arg(l, std::size_t(nd * l.nupts))};
+                          return Offered{{"u", panel(l.reg[uin], l.ld)},
+                                         {"smats", panel(l.smats, nd * l.neles_pad)},
+                                         {"rcpdjac", panel(l.rcpdjac, l.neles_pad)},
+                                         {"grad", upts_arg(l)},
+                                         {"f", upts_arg(l, std::size_t(nd * l.nupts))}};
                         }),
               g);
 }
@@ -331,20 +346,9 @@ void System::Rhs::gradients() {
 
 // 4. The common normal fluxes at internal faces and boundaries.
 void System::Rhs::common_fluxes() {
-  internal_faces("intcflux", [&] { return physics::intcflux(sys.cfg_.phys); },
-                 [&](const IfaceData& d, std::vector<ArgValue>& a) {
-                   if (visc && one_sided >= 0) a.push_back(view(d.gxl, d.rsl));
-                   if (visc && one_sided <= 0) a.push_back(view(d.gxr, d.rsr));
-                   a.insert(a.end(), {panel(d.nrm, d.n), panel(d.magn, d.n)});
-                 });
-  boundaries(
-      "bccflux", [&](const IfaceData& bd) { return physics::bccflux(sys.cfg_.phys, bd.bc.type, bd.bc.values); },
-      [&](const IfaceData& bd) {
-        std::vector<ArgValue> a{view(bd.ixl)};
-        if (visc) a.push_back(view(bd.gxl, bd.rsl));
-        a.insert(a.end(), {panel(bd.nrm, bd.n), panel(bd.magn, bd.n), panel(bd.ploc, bd.n), ArgValue::value(t)});
-        return a;
-      });
+  internal_faces("intcflux", [&] { return physics::intcflux(sys.cfg_.phys); });
+  boundaries("bccflux",
+             [&](const IfaceData& bd) { return physics::bccflux(sys.cfg_.phys, bd.bc.type, bd.bc.values); });
   if (sys.halo_) sys.halo_->finish_cflux();
 }
 
@@ -358,8 +362,8 @@ void System::Rhs::divergence(const std::vector<RegisterKernel>& then, int prepar
     c.push_back(step(pointwise("negdivconf" + std::to_string(g) + rout,
                                [&] { return physics::negdivconf(sys.cfg_.phys, l.nupts, I.affine[g]); },
                                [&] {
-                                 return std::vector<ArgValue>{panel(l.reg[fout], l.ld),
-                                                              panel(l.rcpdjac, l.neles_pad)};
+                                 return Offered{{"tdivf", panel(l.reg[fout], l.ld)},
+                                                {"rcpdjac", panel(l.rcpdjac, l.neles_pad)}};
                                }),
                      g));
     for (const auto& rk : then) {

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <random>
 
+#include "kernels/pointwise/kernel.hpp"
 #include "kernels/pointwise/render.hpp"
 #include "tests/support/c_kernel.hpp"
 #include "tests/frmini_catch.hpp"
@@ -228,4 +229,21 @@ TEST_CASE("block vectors: OpenCL only, where the spec and the width allow") {
   CHECK_FALSE(renders_block_vectors(s, Dialect::opencl, 8, true));
   CHECK(render(s, Dialect::opencl, Precision::double_, 8, true).find("typedef double fpdtype_t;") !=
         std::string::npos);
+}
+
+TEST_CASE("arguments offered by name are bound in the spec's order; one not offered is named") {
+  using namespace frmini::kernels::pointwise;
+  Spec s;
+  s.name = "k";
+  s.space = Space::points;
+  s.args = {{"b", ArgKind::array, Intent::in, {1}}, {"a", ArgKind::scalar, Intent::in, {}}};
+  const std::map<std::string, ArgValue> offered = {
+      {"a", ArgValue::value(2.5)}, {"b", ArgValue::panel(nullptr, 7, 3)}, {"unused", ArgValue::value(9)}};
+  const auto args = in_spec_order(s, offered);
+  REQUIRE(args.size() == 2);
+  CHECK(args[0].offset == 7);
+  CHECK(args[0].ld == 3);
+  CHECK(args[1].scalar == 2.5);
+  CHECK_THROWS_WITH(in_spec_order(s, {{"b", ArgValue::panel(nullptr, 0, 1)}}),
+                    Catch::Matchers::Contains("k: no value offered for argument 'a'"));
 }
