@@ -76,7 +76,6 @@ struct System::Rhs {
   kernels::Backend::ChainStep product(Product p);
   kernels::matmul::Kernel* make_product(const std::string& key, Product& p);
 
-  // A pointwise kernel, compiled and bound on first use.
   // A pointwise kernel, compiled and bound on first use: `make_args` offers its arguments by
   // name (kernels::pointwise::in_spec_order), or, for a register kernel, lists them in the
   // order of its registers.
