@@ -150,7 +150,7 @@ class Integrals : public SampledHistory {
     }
     std::vector<std::vector<double>> grads;
     if (exprs_.uses_gradients() && exprs_.corrected())
-      grads = ctx.sys.corrected_gradients(ctx.intg.current(), ctx.intg.state().t);
+      grads = ctx.sys.corrected_gradients(ctx.intg.current(), ctx.intg.state().t, cur);
     auto ints = exprs_.integrate(ctx.sys, cur, ctx.intg.state().t, weights_, grads.empty() ? nullptr : &grads);
     reduce(ints);
     for (double x : ints) {

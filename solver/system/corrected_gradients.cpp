@@ -9,38 +9,14 @@
 
 namespace frmini::solver {
 
-namespace {
-
-// A matrix's non-zero entries.
-struct Sparse {
-  std::vector<int> row, col;
-  std::vector<double> val;
-  explicit Sparse(const operators::Matrix& m) {
-    for (std::size_t r = 0; r < m.rows; ++r)
-      for (std::size_t c = 0; c < m.cols; ++c)
-        if (const double x = m.data[r * m.cols + c]; x != 0.0) {
-          row.push_back(int(r));
-          col.push_back(int(c));
-          val.push_back(x);
-        }
-  }
-  // y[v][row] += A x[v][col] for nv variables, x and y of row strides nx and ny.
-  void apply(int nv, const double* x, int nx, double* y, int ny) const {
-    for (std::size_t k = 0; k < val.size(); ++k)
-      for (int v = 0; v < nv; ++v) y[std::size_t(v) * ny + row[k]] += val[k] * x[std::size_t(v) * nx + col[k]];
-  }
-};
-
-}  // namespace
-
-std::vector<std::vector<double>> System::corrected_gradients(int reg, double t) {
+std::vector<std::vector<double>> System::corrected_gradients(int reg, double t,
+                                                             const std::vector<std::vector<double>>& soln) {
   if (!cfg_.phys.viscous()) throw std::logic_error("corrected_gradients: Navier-Stokes only");
   common_solution_of(reg, t);
   Impl& I = *impl_;
   const int nd = ndims(), nv = nvars();
   // One-sided LDG keeps the jump u_c - u_f (zero where this side takes its own value).
   const bool one_sided = physics::ldg_one_sided(cfg_.phys) != 0;
-  const auto soln = download_solution(reg);
   std::vector<std::vector<double>> out;
   for (std::size_t g = 0; g < layout_.size(); ++g) {
     const auto& l = layout_[g];
@@ -54,7 +30,7 @@ std::vector<std::vector<double>> System::corrected_gradients(int reg, double t) 
       be_.download(f.data(), *I.arena, l.comm_fpts * 4, f.size() * 4);
       std::copy(f.begin(), f.end(), p.begin());
     }
-    const Sparse a(one_sided ? ops_[g].m4 : ops_[g].m460), m6(ops_[g].m6);
+    const NonZeros a(one_sided ? ops_[g].m4 : ops_[g].m460), m6(ops_[g].m6);
     const std::size_t per = std::size_t(nd) * nv * nu;
     std::vector<double> grads(std::size_t(l.neles) * per);
 #pragma omp parallel
@@ -68,8 +44,8 @@ std::vector<std::vector<double>> System::corrected_gradients(int reg, double t) 
         const double* u = soln[g].data() + std::size_t(e) * nv * nu;
         for (int v = 0; v < nv; ++v) {
           std::fill(col.begin(), col.end(), 0.0);
-          a.apply(1, u + std::size_t(v) * nu, nu, col.data(), nd * nu);
-          m6.apply(1, c.data() + std::size_t(v) * nf, nf, col.data(), nd * nu);
+          a.apply(u + std::size_t(v) * nu, col.data());
+          m6.apply(c.data() + std::size_t(v) * nf, col.data());
           for (int d = 0; d < nd; ++d)
             for (int i = 0; i < nu; ++i) ref[(std::size_t(d) * nv + v) * nu + i] = col[std::size_t(d) * nu + i];
         }

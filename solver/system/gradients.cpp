@@ -5,28 +5,21 @@
 
 namespace frmini::solver {
 
+NonZeros::NonZeros(const operators::Matrix& m) {
+  for (std::size_t r = 0; r < m.rows; ++r)
+    for (std::size_t c = 0; c < m.cols; ++c)
+      if (const double x = m.data[r * m.cols + c]; x != 0.0) {
+        row.push_back(int(r));
+        col.push_back(int(c));
+        val.push_back(x);
+      }
+}
+
 namespace {
 
-// M4's non-zero entries (row d*nupts + i, column j): on tensor-product elements a row has
-// nupts^(1/ndims) of nupts, so looping over these alone is many times cheaper than the
-// dense loop (the plugins evaluate gradients of every element every few steps).
-struct SparseM4 {
-  std::vector<int> row, col;
-  std::vector<double> val;
-  explicit SparseM4(const operators::ElementOperators& ops, int ndims) {
-    const std::size_t rows = std::size_t(ndims) * std::size_t(ops.nupts);
-    for (std::size_t r = 0; r < rows; ++r)
-      for (std::size_t j = 0; j < std::size_t(ops.nupts); ++j)
-        if (const double m = ops.m4(r, j); m != 0.0) {
-          row.push_back(int(r));
-          col.push_back(int(j));
-          val.push_back(m);
-        }
-  }
-};
 
 // Element e's gradient; `ref` is scratch of ndims*nvars*nupts values.
-void gradient_of(const SparseM4& m4, int nu, const GroupGeometry& geo, const double* s,
+void gradient_of(const NonZeros& m4, int nu, const GroupGeometry& geo, const double* s,
                  std::size_t e, int nv, double* ref, double* o) {
   const std::size_t n = std::size_t(geo.ndims) * nv * nu;
   std::fill(ref, ref + n, 0.0);  // [d][v][i]
@@ -60,7 +53,7 @@ void reference_to_physical(const GroupGeometry& geo, int nu, std::size_t e, int 
 void upts_gradient(const operators::ElementOperators& ops, const GroupGeometry& geo,
                    const double* s, std::size_t e, int nvars, double* o) {
   std::vector<double> ref(std::size_t(geo.ndims) * nvars * ops.nupts);
-  gradient_of(SparseM4(ops, geo.ndims), ops.nupts, geo, s, e, nvars, ref.data(), o);
+  gradient_of(NonZeros(ops.m4), ops.nupts, geo, s, e, nvars, ref.data(), o);
 }
 
 std::vector<double> upts_gradients(const operators::ElementOperators& ops,
@@ -70,7 +63,7 @@ std::vector<double> upts_gradients(const operators::ElementOperators& ops,
   const std::size_t ne = std::size_t(geo.neles);
   if (soln.size() != ne * nv * nu)
     throw std::logic_error("upts_gradients: solution size does not match the group");
-  const SparseM4 m4(ops, geo.ndims);
+  const NonZeros m4(ops.m4);
   std::vector<double> out(ne * nd * nv * nu);
   // Each element's gradient is its own: the result does not depend on the thread count.
 #pragma omp parallel

@@ -24,6 +24,19 @@ std::vector<double> upts_gradients(const operators::ElementOperators& ops,
                                    const GroupGeometry& geo, const std::vector<double>& soln,
                                    int nvars);
 
+// An operator's non-zero entries: on tensor-product elements a row of M4 or M6 has
+// nupts^(1/ndims) non-zeros, so looping over these alone is many times cheaper than the dense
+// loop (the plugins evaluate gradients of every element every few steps).
+struct NonZeros {
+  std::vector<int> row, col;
+  std::vector<double> val;
+  explicit NonZeros(const operators::Matrix& m);
+  // y[row] += A x[col] for one variable.
+  void apply(const double* x, double* y) const {
+    for (std::size_t k = 0; k < val.size(); ++k) y[row[k]] += val[k] * x[col[k]];
+  }
+};
+
 // Element e's reference gradient `ref` ([ndims][nvars][nupts]) to physical space, into `out`
 // (upts_gradient's layout): d/dx_j = (1/|J|) sum_d S_dj d/dxi_d.
 void reference_to_physical(const GroupGeometry& geo, int nupts, std::size_t e, int nvars,

@@ -148,9 +148,11 @@ class System {
   // points, the one the RHS makes for the viscous flux (and PyFR's plugins read): the common
   // solution made on the device by the RHS's own kernels (interfaces, boundaries at time t,
   // faces shared with other ranks), then M460 u + M6 u_c (one-sided LDG: M4 u + M6 (u_c - u_f))
-  // to physical space on the host in double (corrected_gradients.cpp). Per group
+  // to physical space on the host in double (corrected_gradients.cpp). `soln` is register
+  // `reg` as download_solution gives it (the caller has it already). Per group
   // [neles][ndims][nvars][nupts], as upts_gradients (gradients.hpp) lays out the uncorrected.
-  std::vector<std::vector<double>> corrected_gradients(int reg, double t);
+  std::vector<std::vector<double>> corrected_gradients(int reg, double t,
+                                                       const std::vector<std::vector<double>>& soln);
 
   // The MPI exchanges' cost so far on this rank (zeros on one rank or a part with no
   // neighbour).

@@ -1,12 +1,12 @@
 // Every physics kernel also compiles for the GPU dialects: CUDA through NVRTC to sm_90 (no GPU
 // needed) and OpenCL on the available OpenCL device (PoCL here). Compile-only: the numerics
 // are tested through the C rendering and by comparing backends.
-#include "base/error.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/cuda/compiler.hpp"
 #include "kernels/pointwise/render.hpp"
 #include "solver/physics/physics.hpp"
 #include "tests/frmini_catch.hpp"
+#include "tests/support/backends.hpp"
 
 using namespace frmini;
 using namespace frmini::kernels::pointwise;
@@ -62,12 +62,7 @@ TEST_CASE("every physics kernel compiles to sm_90 cubin through NVRTC") {
 }
 
 TEST_CASE("every physics kernel compiles for the OpenCL device") {
-  std::unique_ptr<kernels::Backend> be;
-  try {
-    be = kernels::make_backend("opencl");
-  } catch (const UserError& e) {
-    FAIL("no OpenCL device (install pocl-opencl-icd): " << e.what());
-  }
+  auto be = test::opencl_or_fail();
   // One lane a work-item (GPUs; in double, as the CUDA rendering is compiled in both), and
   // block vectors where the spec allows them (CPU devices) in both precisions: the physics as
   // vector code, where a branch on a value would not compile.

@@ -7,9 +7,9 @@
 // the order of accuracy in test_vortex.cpp.
 #include <cmath>
 
-#include "base/error.hpp"
 #include "kernels/backend.hpp"
 #include "tests/frmini_catch.hpp"
+#include "tests/support/backends.hpp"
 #include "tests/solver/system_runs.hpp"
 #include "tests/support/generated_mesh.hpp"
 
@@ -102,11 +102,6 @@ TEST_CASE("anti-aliased runs on the straight box read one metric row and give th
 
 TEST_CASE("the opencl backend matches the cpu backend with flux anti-aliasing") {
   auto cpu = kernels::make_backend("cpu");
-  std::unique_ptr<kernels::Backend> ocl;
-  try {
-    ocl = kernels::make_backend("opencl");
-  } catch (const UserError& e) {
-    FAIL("no OpenCL device (install pocl-opencl-icd): " << e.what());
-  }
+  auto ocl = test::opencl_or_fail();
   test::check_same_vortex(*cpu, *ocl, 1e-10, true);
 }

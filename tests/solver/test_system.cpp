@@ -211,12 +211,7 @@ TEST_CASE("the embedded-pair error norm on the device equals its host computatio
 
 TEST_CASE("the opencl backend matches the cpu backend after 20 steps (Euler and NS)") {
   auto cpu = kernels::make_backend("cpu");
-  std::unique_ptr<kernels::Backend> ocl;
-  try {
-    ocl = kernels::make_backend("opencl");
-  } catch (const UserError& e) {
-    FAIL("no OpenCL device (install pocl-opencl-icd): " << e.what());
-  }
+  auto ocl = test::opencl_or_fail();
   check_same_vortex(*cpu, *ocl, 1e-10);
 }
 
