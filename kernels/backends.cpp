@@ -7,11 +7,29 @@
 
 namespace frmini::kernels {
 
+// The backends, one line each: a new backend is its folder and a line here.
+const std::vector<BackendType>& backend_types() {
+  static const std::vector<BackendType> t = {
+      {"cpu", make_cpu_backend},
+      {"opencl", make_opencl_backend},
+      {"cuda", make_cuda_backend},
+  };
+  return t;
+}
+
+std::vector<std::string> backend_names() {
+  std::vector<std::string> out;
+  for (const auto& b : backend_types()) out.push_back(b.name);
+  return out;
+}
+
 std::unique_ptr<Backend> make_backend(const std::string& name, const BackendOptions& opts) {
-  if (name == "cpu") return make_cpu_backend(opts);
-  if (name == "opencl") return make_opencl_backend(opts);
-  if (name == "cuda") return make_cuda_backend(opts);
-  throw UserError("unknown backend '" + name + "' (choose cpu, opencl or cuda)");
+  std::string names;
+  for (const auto& b : backend_types()) {
+    if (b.name == name) return b.make(opts);
+    names += (names.empty() ? "" : ", ") + b.name;
+  }
+  throw UserError("unknown backend '" + name + "' (choose " + names + ")");
 }
 
 std::unique_ptr<pointwise::PointwiseKernel> Backend::pointwise(const pointwise::Spec& spec,

@@ -169,9 +169,9 @@ Case build(config::Config cfg, const std::vector<Override>& overrides) {
     const std::string sec = "bcs." + name;
     BcSpec bc;
     bc.type = c.str(sec, "type");
-    for (const auto& v : physics::bc_values(bc.type)) {
-      bool velocity = v == "u" || v == "v" || v == "w";
-      bool optional = (v == "w" && nd == 2) || (velocity && bc.type == "no-slp-isot-wall");
+    for (const auto& value : physics::bc_type(bc.type).values) {
+      const std::string& v = value.name;
+      bool optional = (v == "w" && nd == 2) || value.optional;
       if (!c.has(sec, v)) {
         if (!optional)
           throw UserError(c.filename() + ": [" + sec + "] " + v + " is required by type " +
@@ -211,12 +211,16 @@ Case build(config::Config cfg, const std::vector<Override>& overrides) {
 
 }  // namespace
 
+// The schema knows the physics' Riemann solvers and boundary conditions before a case is read
+// (the plugins' sections come from their registrations: solver/plugins/plugin.hpp).
 Case load_case(const std::filesystem::path& file, const std::vector<Override>& overrides) {
+  physics::register_schema();
   return build(config::Config::load(file), overrides);
 }
 
 Case load_case_text(const std::string& text, const std::string& name,
                     const std::vector<Override>& overrides) {
+  physics::register_schema();
   return build(config::Config::parse(text, name), overrides);
 }
 

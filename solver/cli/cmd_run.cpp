@@ -89,7 +89,6 @@ int run(const std::vector<std::string>& argv, bool restart) {
   o.no_plugins = a.flag("no-plugins");
   o.flags = flags;
   if (a.given("steps")) o.max_steps = a.get_int("steps", 0, 1L << 50);
-  solver::exporter::register_export_plugin();
   solver::SolutionFile sf;
   if (restart) {
     sf = solver::read_solution(a.get("solution"));

@@ -11,6 +11,7 @@
 #include "solver/cli/args.hpp"
 #include "solver/cli/commands.hpp"
 #include "solver/comm/comm.hpp"
+#include "solver/export/export.hpp"
 
 namespace frmini::cli {
 
@@ -94,6 +95,8 @@ int run_command(int argc, char** argv) {
     std::cout << "frmini " << config::version << "\n";
     return 0;
   }
+  // The plugin above the solver library (VTK): in the schema before any case is read.
+  solver::exporter::register_export_plugin();
   const auto& cmds = cli::commands();
   auto it = std::find_if(cmds.begin(), cmds.end(),
                          [&](const cli::Command& c) { return c.name == args[0]; });

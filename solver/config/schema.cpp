@@ -1,23 +1,24 @@
 #include "solver/config/schema.hpp"
 
+#include <algorithm>
 #include <ostream>
+#include <stdexcept>
+
+#include "kernels/backends.hpp"
+#include "kernels/matmul/catalogue.hpp"
 
 namespace frmini::config {
 
 namespace {
 using T = ValueType;
 
-std::vector<SectionSpec> build() {
-  const std::vector<std::string> bc_types = {
-      "char-riem-inv",  "sup-in-fa",       "sup-out-fn",        "sub-in-frv",
-      "sub-out-fp",     "slp-adia-wall",   "no-slp-adia-wall",  "no-slp-isot-wall"};
+std::vector<SectionSpec> core() {
   return {
       {"backend", "Where and how the case runs.",
-       {{"name", T::choice, "cpu", "backend", {"cpu", "opencl", "cuda"}},
-        {"matmul", T::choice, "auto",
-         "matmul provider for every operator product (auto = time all, keep the fastest; "
-         "cuda: blas = cuBLASLt with its algorithms searched, cublas = plain cuBLAS gemm)",
-         {"generated", "blas", "cublas", "xsmm", "reference", "auto"}},
+       {{"name", T::choice, "cpu", "backend", kernels::backend_names()},
+        {"matmul", T::choice, "auto", "matmul provider for every operator product",
+         kernels::matmul::provider_names(), -1e308, 1e308, false,
+         kernels::matmul::provider_helps()},
         {"precision", T::choice, "double", "floating-point precision of device data",
          {"single", "double"}},
         {"device", T::integer, "0", "device index (opencl, cuda)", {}, 0, 1024},
@@ -45,8 +46,8 @@ std::vector<SectionSpec> build() {
       {"solver", "The equations and the scheme.",
        {{"system", T::choice, "navier-stokes", "equation system", {"euler", "navier-stokes"}},
         {"order", T::integer, "3", "polynomial order p of the solution", {}, 1, 8},
-        {"riemann-solver", T::choice, "rusanov", "inviscid common flux",
-         {"rusanov", "hllc", "roe"}},
+        // Choices: the Riemann solvers' kernel files (solver/physics registers them).
+        {"riemann-solver", T::choice, "rusanov", "inviscid common flux", {}},
         {"ldg-beta", T::real, "0.5", "LDG beta (navier-stokes)", {}, -0.5, 0.5},
         {"ldg-tau", T::real, "0.1", "LDG tau penalty (navier-stokes)", {}, 0.0},
         {"viscosity-correction", T::choice, "none", "viscosity law", {"none", "sutherland"}},
@@ -88,120 +89,10 @@ std::vector<SectionSpec> build() {
         {"v", T::expression, "", "y velocity", {}, -1e308, 1e308, true},
         {"w", T::expression, "0", "z velocity (3D)"},
         {"p", T::expression, "", "pressure", {}, -1e308, 1e308, true}}},
+      // Types and the values they take: the boundary conditions' kernel files (solver/physics
+      // registers them).
       {"bcs.*", "A boundary condition; the table name is a boundary name of the mesh.",
-       {{"type", T::choice, "", "boundary condition", bc_types, -1e308, 1e308, true},
-        {"rho", T::expression, "", "density (char-riem-inv, sup-in-fa, sub-in-frv)"},
-        {"u", T::expression, "", "x velocity (char-riem-inv, sup-in-fa, sub-in-frv; wall speed "
-                                 "for no-slp-isot-wall)"},
-        {"v", T::expression, "", "y velocity (as u)"},
-        {"w", T::expression, "", "z velocity (as u)"},
-        {"p", T::expression, "", "pressure (char-riem-inv, sup-in-fa, sub-out-fp)"},
-        {"cpTw", T::expression, "", "wall c_p T (no-slp-isot-wall)"}}},
-      {"plugins.writer", "Writes the solution to HDF5 every dt-out (temporary name + rename).",
-       {{"dt-out", T::real, "", "output interval", {}, 0.0, 1e300, true},
-        {"basedir", T::string, ".", "output folder, relative to the working directory"},
-        {"basename", T::string, "soln-{t}", "file name; {t} = time, {n} = output number"}}},
-      {"plugins.nancheck", "The blow-up check, on in every run: at the first NaN or infinity "
-                           "the run stops with exit status 3, keeping the last good file.",
-       {{"nsteps", T::integer, "20", "check every nsteps steps (one reduction on the device)", {}, 1, 1e9}}},
-      {"plugins.progress", "A progress bar with ETA and step rate on a terminal; when stderr is "
-                           "not a terminal (a batch job's log), a status line on stdout every "
-                           "log-interval seconds instead (both off with --quiet).",
-       {{"enabled", T::boolean, "true", "show the bar or the status lines"},
-        {"log-interval", T::real, "60", "seconds between status lines (step, t, dt, steps/s, "
-                                        "wall time, ETA, latest Cd/Cl) when stderr is not a "
-                                        "terminal; 0 = none", {}, 0.0}}},
-      {"plugins.timing", "Per-step wall times to CSV (written as the run goes, continued by a "
-                         "restart) and the end-of-run report.",
-       {{"file", T::string, "timings.csv", "CSV file, relative to the working directory"},
-        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
-                                          "every flushsteps steps (also at every solution file, "
-                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9},
-      }},
-      {"plugins.integrals", "Conserved totals, residual norms and the integrals of "
-                            "[plugins.integrals.expressions] to CSV (written as the run goes, "
-                            "continued by a restart).",
-       {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
-        {"file", T::string, "integrals.csv", "CSV file, relative to the working directory"},
-        {"gradients", T::choice, "uncorrected",
-         "the grad_<var>_<axis> of the expressions: uncorrected = of each element's own polynomial; "
-         "corrected = the LDG-corrected gradient of the viscous flux, as PyFR's integrate plugin "
-         "(navier-stokes)", {"uncorrected", "corrected"}},
-        {"region", T::string, "", "integrate the expressions over this box only: "
-                                  "\"(x0, y0[, z0]), (x1, y1[, z1])\" (default: the domain)"},
-        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
-                                          "every flushsteps steps (also at every solution file, "
-                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9},
-      }},
-      {"plugins.integrals.expressions",
-       "name = expression, integrated over the domain into column int_<name>: expressions of x, "
-       "y, z, t, rho, u, v, w, p and grad_<var>_<x|y|z>, e.g. ke = \"0.5*rho*(u*u + v*v + w*w)\"",
-       {}, true, T::expression},
-      {"plugins.sampler", "The solution at fixed points every nsteps, one CSV row per point, "
-                          "written as the run goes and continued by a restart (PyFR's "
-                          "sampler); each point located once at start, a point outside the "
-                          "mesh an error.",
-       {{"nsteps", T::integer, "10", "every nsteps steps (and at the start)", {}, 1, 1e9},
-        {"points", T::string, "", "points as tuples, e.g. \"(1.0, 0.5), (2.0, 0.5)\" "
-                                  "((x, y, z) in 3D)"},
-        {"line-from", T::string, "", "instead of points: a line of line-npts equispaced points "
-                                     "from this point, e.g. \"(0.5, 0)\""},
-        {"line-to", T::string, "", "... to this one"},
-        {"line-npts", T::integer, "20", "points on the line, ends included", {}, 2, 1000000},
-        {"format", T::choice, "primitive", "variables written: rho, u, v[, w], p or the "
-                                           "conserved rho, rhou, rhov[, rhow], E",
-         {"primitive", "conservative"}},
-        {"gradients", T::boolean, "false", "also the physical gradient of each variable "
-                                            "(grad_<var>_<x|y|z>)"},
-        {"file", T::string, "sampler.csv", "CSV file, relative to the working directory"},
-        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
-                                          "every flushsteps steps (also at every solution file, "
-                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9}}},
-      {"plugins.tavg", "Running time-weighted means of rho, u, v[, w], p from tstart, written "
-                       "every dt-out as solution files (variables = primitive-mean).",
-       {{"nsteps", T::integer, "1", "sample every nsteps steps (and at every output)", {}, 1, 1e9},
-        {"tstart", T::real, "0", "start of the averaging window (start after the transient)"},
-        {"dt-out", T::real, "", "output interval", {}, 0.0, 1e300, true},
-        {"basedir", T::string, ".", "output folder, relative to the working directory"},
-        {"basename", T::string, "tavg-{t}", "file name; {t} = time, {n} = output number"},
-        {"moments", T::boolean, "false", "also the means of uu, vv, ww, uv, uw, vw and pp (2D: uu, "
-         "vv, uv, pp), for Reynolds stresses <u'v'> = <uv> - <u><v> and rms pressure; doubles the "
-         "plugin's memory"}}},
-      {"plugins.forces.*", "Pressure and viscous force on a boundary (table name = boundary), "
-                           "Cd, Cl (Cz) = F / (q S) along x, y (z), and at the end mean Cd, rms Cl "
-                           "and the Strouhal number in the report and <file>-summary.csv.",
-       {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
-        {"file", T::string, "", "CSV file (default forces-<name>.csv), written as the run goes "
-                                "and continued by a restart"},
-        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
-                                          "every flushsteps steps (also at every solution file, "
-                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9},
-        {"ref-density", T::real, "", "rho for q (default: [constants] rhoinf, else a constant "
-                                     "[ics] rho, else 1)", {}, 0.0},
-        {"ref-velocity", T::real, "", "U for q and St (default: [constants] Uinf, else |[ics] "
-                                      "velocity| if constant, else 1)", {}, 0.0},
-        {"ref-pressure", T::real, "", "dynamic pressure q (default rho U^2 / 2)", {}, 0.0},
-        {"ref-area", T::real, "", "reference area S (default the boundary's frontal area across "
-                                  "x: D x span in 3D, D in 2D)", {}, 0.0},
-        {"ref-length", T::real, "", "D for St = f D / U (default frontal area / span)", {}, 0.0},
-        {"stats-tstart", T::real, "", "statistics from this time (default: after stats-discard)"},
-        {"stats-discard", T::real, "0.5", "fraction of the history discarded as transient", {},
-         0.0, 0.99}}},
-      {"plugins.export", "VTK files and pictures every dt-out, as frmini export makes them "
-                         "(docs/export.md), with .pvd collections kept up to date.",
-       {{"dt-out", T::real, "", "output interval", {}, 0.0, 1e300, true},
-        {"basedir", T::string, ".", "output folder, relative to the working directory"},
-        {"basename", T::string, "export-{n}", "file names; {t} = time, {n} = output number"},
-        {"volume", T::boolean, "true", "write the volume (<basename>.vtu)"},
-        {"order", T::integer, "0", "Lagrange cell order (0: the solution's)", {}, 0, 12},
-        {"divisor", T::integer, "0", "linear sub-cells per edge instead (0: Lagrange cells)", {}, 0, 64},
-        {"fields", T::string, "", "point arrays of the volume, comma-separated (default all)"},
-        {"boundary", T::string, "", "also this boundary with cp, cf (<basename>-<name>.vtp)"},
-        {"isosurfaces", T::string, "", "isosurfaces, comma-separated FIELD=VALUE "
-                                       "(<basename>-iso.vtp), e.g. \"qcrit=0.5, rho=0.99\""},
-        {"color-by", T::string, "", "field coloured onto isosurfaces and pictures"},
-        {"png", T::boolean, "false", "a picture (<basename>.png): 3D isosurfaces with the "
-                                     "walls; 2D a colour map (vorticity by default)"}}},
+       {{"type", T::choice, "", "boundary condition", {}, -1e308, 1e308, true}}},
   };
 }
 
@@ -221,11 +112,54 @@ bool path_matches(const std::string& pattern, const std::string& path) {
   }
   return false;
 }
+
+std::deque<SectionSpec>& schema() {
+  static std::deque<SectionSpec> s = [] {
+    auto c = core();
+    return std::deque<SectionSpec>(c.begin(), c.end());
+  }();
+  return s;
+}
+
+SectionSpec& section_of(const std::string& path) {
+  for (auto& s : schema())
+    if (s.path == path) return s;
+  throw std::logic_error("schema: no section [" + path + "] to register into");
+}
 }  // namespace
 
-const std::vector<SectionSpec>& case_schema() {
-  static const std::vector<SectionSpec> s = build();
-  return s;
+const std::deque<SectionSpec>& case_schema() { return schema(); }
+
+void register_section(SectionSpec s) {
+  for (auto& have : schema())
+    if (have.path == s.path) {
+      have = std::move(s);
+      return;
+    }
+  schema().push_back(std::move(s));
+}
+
+void register_choice(const std::string& section, const std::string& key, const std::string& choice,
+                     const std::string& help) {
+  for (auto& k : section_of(section).keys)
+    if (k.name == key) {
+      auto at = std::find(k.choices.begin(), k.choices.end(), choice) - k.choices.begin();
+      if (std::size_t(at) == k.choices.size()) k.choices.push_back(choice);
+      k.choice_help.resize(k.choices.size());
+      if (!help.empty()) k.choice_help[at] = help;
+      return;
+    }
+  throw std::logic_error("schema: no key [" + section + "] " + key + " to register into");
+}
+
+void register_key(const std::string& section, KeySpec k) {
+  auto& keys = section_of(section).keys;
+  for (auto& have : keys)
+    if (have.name == k.name) {
+      have = std::move(k);
+      return;
+    }
+  keys.push_back(std::move(k));
 }
 
 const SectionSpec* find_section(const std::string& path) {
@@ -262,13 +196,22 @@ void print_schema(std::ostream& o) {
       o << lhs;
       for (size_t i = lhs.size(); i < 34; ++i) o << ' ';
       o << k.help;
-      if (!k.choices.empty()) {
+      const bool described = std::any_of(k.choice_help.begin(), k.choice_help.end(),
+                                         [](const std::string& h) { return !h.empty(); });
+      if (!k.choices.empty() && !described) {
         o << (k.help.empty() ? "" : "; ") << "one of:";
         for (const auto& c : k.choices) o << " " << c;
       }
       if (k.required) o << " [required]";
       else if (!k.def.empty()) o << " [default: " << k.def << "]";
-      o << "\n";
+      o << (described ? "; one of:\n" : "\n");
+      if (described)
+        for (std::size_t i = 0; i < k.choices.size(); ++i) {
+          std::string lhs = "      " + k.choices[i];
+          o << lhs;
+          for (size_t j = lhs.size(); j < 34; ++j) o << ' ';
+          o << (i < k.choice_help.size() ? k.choice_help[i] : "") << "\n";
+        }
     }
     if (s.open) o << "  <any key> (" << type_name(s.open_type) << ")\n";
   }

@@ -93,8 +93,8 @@ struct PvdEntry {
 };
 void write_pvd(const std::string& path, const std::vector<PvdEntry>& entries);
 
-// Makes [plugins.export] known to make_plugins (solver/plugins/plugin.hpp); the run command
-// calls it. Built without VTK, a case with that section is refused with "built without VTK".
+// Makes [plugins.export] and its schema known (solver/plugins/plugin.hpp); the frmini
+// executable calls it before a command runs. Built without VTK, a case with that section is refused with "built without VTK".
 void register_export_plugin();
 
 }  // namespace frmini::solver::exporter

@@ -5,7 +5,7 @@
 //
 // It lives beside the exporter rather than in solver/plugins/ because it needs VTK and the
 // exporter, which depend on the solver library; it registers itself with make_plugins by
-// section name (register_export_plugin, called by the run command).
+// section name (register_export_plugin, called by the frmini executable at start).
 #include <filesystem>
 #include <iostream>
 #include <sstream>
@@ -135,10 +135,30 @@ class ExportPlugin : public PeriodicOutput {
   std::vector<PvdEntry> vols_, bnds_, isos_;
 };
 
-std::unique_ptr<Plugin> make_export(const Case& k) { return std::make_unique<ExportPlugin>(k); }
-
 }  // namespace
 
-void register_export_plugin() { register_plugin(kSection, make_export); }
+void register_export_plugin() {
+  using T = config::ValueType;
+  register_plugin({kSection,
+                   {
+      {"plugins.export", "VTK files and pictures every dt-out, as frmini export makes them "
+                         "(docs/export.md), with .pvd collections kept up to date.",
+       {{"dt-out", T::real, "", "output interval", {}, 0.0, 1e300, true},
+        {"basedir", T::string, ".", "output folder, relative to the working directory"},
+        {"basename", T::string, "export-{n}", "file names; {t} = time, {n} = output number"},
+        {"volume", T::boolean, "true", "write the volume (<basename>.vtu)"},
+        {"order", T::integer, "0", "Lagrange cell order (0: the solution's)", {}, 0, 12},
+        {"divisor", T::integer, "0", "linear sub-cells per edge instead (0: Lagrange cells)", {}, 0, 64},
+        {"fields", T::string, "", "point arrays of the volume, comma-separated (default all)"},
+        {"boundary", T::string, "", "also this boundary with cp, cf (<basename>-<name>.vtp)"},
+        {"isosurfaces", T::string, "", "isosurfaces, comma-separated FIELD=VALUE "
+                                       "(<basename>-iso.vtp), e.g. \"qcrit=0.5, rho=0.99\""},
+        {"color-by", T::string, "", "field coloured onto isosurfaces and pictures"},
+        {"png", T::boolean, "false", "a picture (<basename>.png): 3D isosurfaces with the "
+                                     "walls; 2D a colour map (vorticity by default)"}}}},
+                   [](const Case& k, const PluginArgs&) -> std::unique_ptr<Plugin> {
+                     return std::make_unique<ExportPlugin>(k);
+                   }});
+}
 
 }  // namespace frmini::solver::exporter

@@ -6,13 +6,7 @@
 #include <cstdio>
 #include <stdexcept>
 
-#include "base/embedded.hpp"
 #include "base/literal.hpp"
-
-namespace frmini::physics::detail {
-extern const ::frmini::EmbeddedFile physics_sources[];
-extern const std::size_t physics_sources_count;
-}  // namespace frmini::physics::detail
 
 namespace frmini::physics {
 
@@ -35,55 +29,19 @@ std::string flux_functions(const Options& o, bool riemann = true) {
   return f;
 }
 
+// Each value of the case's [bcs.*] table as the macro BC_<NAME> its kernel reads.
 std::string bc_defines(const std::string& type, const std::map<std::string, std::string>& v) {
-  static const std::map<std::string, std::string> macro = {
-      {"rho", "BC_RHO"}, {"u", "BC_U"}, {"v", "BC_V"},
-      {"w", "BC_W"},     {"p", "BC_P"}, {"cpTw", "BC_CPTW"}};
   std::string out;
   for (const auto& name : bc_values(type)) {
     auto it = v.find(name);
     if (it == v.end()) throw std::logic_error("bc " + type + ": value '" + name + "' missing");
-    out += "#define " + macro.at(name) + " (" + it->second + ")\n";
+    std::string macro = "BC_" + name;
+    for (auto& ch : macro) ch = char(std::toupper(static_cast<unsigned char>(ch)));
+    out += "#define " + macro + " (" + it->second + ")\n";
   }
   return out;
 }
 }  // namespace
-
-const std::string& source(const std::string& name) {
-  static const std::map<std::string, std::string> all = [] {
-    std::map<std::string, std::string> m;
-    for (std::size_t i = 0; i < detail::physics_sources_count; ++i)
-      m[detail::physics_sources[i].name] = detail::physics_sources[i].text;
-    return m;
-  }();
-  auto it = all.find(name);
-  if (it == all.end()) throw std::logic_error("physics: no kernel source " + name);
-  return it->second;
-}
-
-std::vector<std::string> source_names() {
-  std::vector<std::string> out;
-  for (std::size_t i = 0; i < detail::physics_sources_count; ++i)
-    out.push_back(detail::physics_sources[i].name);
-  return out;
-}
-
-const std::vector<std::string>& bc_types() {
-  static const std::vector<std::string> t = {
-      "char-riem-inv", "sup-in-fa",     "sup-out-fn",       "sub-in-frv",
-      "sub-out-fp",    "slp-adia-wall", "no-slp-adia-wall", "no-slp-isot-wall"};
-  return t;
-}
-
-std::vector<std::string> bc_values(const std::string& type) {
-  if (type == "char-riem-inv" || type == "sup-in-fa") return {"rho", "u", "v", "w", "p"};
-  if (type == "sub-in-frv") return {"rho", "u", "v", "w"};
-  if (type == "sub-out-fp") return {"p"};
-  if (type == "no-slp-isot-wall") return {"u", "v", "w", "cpTw"};
-  if (std::find(bc_types().begin(), bc_types().end(), type) == bc_types().end())
-    throw std::logic_error("unknown bc type " + type);
-  return {};
-}
 
 int ldg_one_sided(const Options& o) {
   if (!o.viscous()) return 0;
@@ -216,7 +174,8 @@ Spec intcflux(const Options& o) {
   s.functions = flux_functions(o);
   s.body = source("kernels/intcflux.kern");
   s.defines = defines(o);
-  s.block_vectors = o.riemann != "hllc";  // HLLC picks its region with `if` on the waves
+  // A solver that branches on values (HLLC's regions) runs one lane a work-item.
+  s.block_vectors = riemann_solver(o.riemann).block_vectors;
   return s;
 }
 

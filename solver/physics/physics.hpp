@@ -30,10 +30,40 @@ struct Options {
 // for a name that does not exist (a programming error).
 const std::string& source(const std::string& name);
 std::vector<std::string> source_names();
+// A kernel-language file beside the embedded ones, under the same kind of name (a Riemann
+// solver "euler/rsolvers/<name>.kern", a boundary condition "bcs/<type>.kern"): what a program
+// built on frmini, or a test, adds at run time. Replaces a file of the same name; call
+// register_schema() again so that case files may name it.
+void add_source(const std::string& name, const std::string& text);
 
-// The boundary-condition types, and the user values each takes ("rho", "u", ..., "cpTw").
-const std::vector<std::string>& bc_types();
+// The Riemann solvers and boundary conditions are their kernel files: every
+// euler/rsolvers/<name>.kern is a Riemann solver and every bcs/<type>.kern but common.kern a
+// boundary condition, described by the file's "//! " lines (README.md):
+//   //! help: what it is, for --help-config
+//   //! scalar: why (a Riemann solver that branches on values: one lane a work-item)
+//   //! value NAME [optional]: what the case's [bcs.*] NAME sets (a boundary condition's inputs,
+//                                 the macro BC_<NAME> in its kernel)
+struct RiemannSolver {
+  std::string name, help;
+  bool block_vectors = true;
+};
+struct BcValue {
+  std::string name, help;
+  bool optional = false;  // 0 when the case leaves it out (besides w in 2D, always optional)
+};
+struct BcType {
+  std::string name, help;
+  std::vector<BcValue> values;
+};
+std::vector<RiemannSolver> riemann_solvers();
+const RiemannSolver& riemann_solver(const std::string& name);  // std::logic_error if unknown
+std::vector<BcType> bc_types();
+const BcType& bc_type(const std::string& name);  // std::logic_error if unknown
 std::vector<std::string> bc_values(const std::string& type);
+// Adds the names, values and help of the kernel files to the case-file schema ([solver]
+// riemann-solver, [bcs.*] type and its value keys). Reading a case calls it; again after
+// add_source.
+void register_schema();
 
 // Element kernels (element_points over npts solution points).
 // affine: the group's metric terms are the same at every point of an element (Arg::uniform).

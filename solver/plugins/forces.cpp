@@ -327,8 +327,32 @@ class Forces : public SampledHistory {
 
 }  // namespace
 
-std::unique_ptr<Plugin> make_forces(const Case& k, const std::string& boundary) {
-  return std::make_unique<Forces>(k, boundary);
+// One per [plugins.forces.<boundary>] table.
+PluginType forces_plugin() {
+  using T = config::ValueType;
+  return {"plugins.forces.*",
+          {
+      {"plugins.forces.*", "Pressure and viscous force on a boundary (table name = boundary), "
+                           "Cd, Cl (Cz) = F / (q S) along x, y (z), and at the end mean Cd, rms Cl "
+                           "and the Strouhal number in the report and <file>-summary.csv.",
+       {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
+        {"file", T::string, "", "CSV file (default forces-<name>.csv), written as the run goes "
+                                "and continued by a restart"},
+        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
+                                          "every flushsteps steps (also at every solution file, "
+                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9},
+        {"ref-density", T::real, "", "rho for q (default: [constants] rhoinf, else a constant "
+                                     "[ics] rho, else 1)", {}, 0.0},
+        {"ref-velocity", T::real, "", "U for q and St (default: [constants] Uinf, else |[ics] "
+                                      "velocity| if constant, else 1)", {}, 0.0},
+        {"ref-pressure", T::real, "", "dynamic pressure q (default rho U^2 / 2)", {}, 0.0},
+        {"ref-area", T::real, "", "reference area S (default the boundary's frontal area across "
+                                  "x: D x span in 3D, D in 2D)", {}, 0.0},
+        {"ref-length", T::real, "", "D for St = f D / U (default frontal area / span)", {}, 0.0},
+        {"stats-tstart", T::real, "", "statistics from this time (default: after stats-discard)"},
+        {"stats-discard", T::real, "0.5", "fraction of the history discarded as transient", {},
+         0.0, 0.99}}}},
+          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { return std::make_unique<Forces>(k, a.table); }};
 }
 
 }  // namespace frmini::solver

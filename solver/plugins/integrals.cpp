@@ -174,38 +174,32 @@ class Integrals : public SampledHistory {
 };
 }  // namespace
 
-std::unique_ptr<Plugin> make_integrals(const Case& k) { return std::make_unique<Integrals>(k); }
-
-namespace {
-std::map<std::string, PluginFactory>& registry() {
-  static std::map<std::string, PluginFactory> r;
-  return r;
-}
-}  // namespace
-
-void register_plugin(const std::string& section, PluginFactory make) { registry()[section] = make; }
-
-std::vector<std::unique_ptr<Plugin>> make_plugins(const Case& k, bool quiet) {
-  std::vector<std::unique_ptr<Plugin>> p;
-  // The blow-up check is always on, and first: no plugin sees a diverged state after a step.
-  p.push_back(make_nancheck(k));
-  if (k.cfg.has_section("plugins.writer")) p.push_back(make_writer(k));
-  if (k.cfg.has_section("plugins.integrals")) p.push_back(make_integrals(k));
-  if (auto pr = make_progress(k, quiet)) p.push_back(std::move(pr));
-  for (const auto& f : k.cfg.subsections("plugins.forces")) p.push_back(make_forces(k, f));
-  if (k.cfg.has_section("plugins.tavg")) p.push_back(make_tavg(k));
-  if (k.cfg.has_section("plugins.sampler")) p.push_back(make_sampler(k));
-  for (const auto& [section, make] : registry())
-    if (k.cfg.has_section(section)) p.push_back(make(k));
-  p.push_back(make_timing(k));  // last: its report closes the run
-  return p;
-}
-
-std::vector<std::unique_ptr<Plugin>> make_required_plugins(const Case& k) {
-  std::vector<std::unique_ptr<Plugin>> p;
-  p.push_back(make_nancheck(k));
-  p.push_back(make_timing(k));
-  return p;
+// Conserved totals, residuals and the user's integrals.
+PluginType integrals_plugin() {
+  using T = config::ValueType;
+  return {"plugins.integrals",
+          {
+      {"plugins.integrals", "Conserved totals, residual norms and the integrals of "
+                            "[plugins.integrals.expressions] to CSV (written as the run goes, "
+                            "continued by a restart).",
+       {{"nsteps", T::integer, "10", "every nsteps steps", {}, 1, 1e9},
+        {"file", T::string, "integrals.csv", "CSV file, relative to the working directory"},
+        {"gradients", T::choice, "uncorrected",
+         "the grad_<var>_<axis> of the expressions: uncorrected = of each element's own polynomial; "
+         "corrected = the LDG-corrected gradient of the viscous flux, as PyFR's integrate plugin "
+         "(navier-stokes)", {"uncorrected", "corrected"}},
+        {"region", T::string, "", "integrate the expressions over this box only: "
+                                  "\"(x0, y0[, z0]), (x1, y1[, z1])\" (default: the domain)"},
+        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
+                                          "every flushsteps steps (also at every solution file, "
+                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9},
+      }},
+      {"plugins.integrals.expressions",
+       "name = expression, integrated over the domain into column int_<name>: expressions of x, "
+       "y, z, t, rho, u, v, w, p and grad_<var>_<x|y|z>, e.g. ke = \"0.5*rho*(u*u + v*v + w*w)\"",
+       {}, true, T::expression}},
+          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { (void)a;
+            return std::make_unique<Integrals>(k); }};
 }
 
 }  // namespace frmini::solver

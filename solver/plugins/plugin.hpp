@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "kernels/backend.hpp"
+#include "solver/config/schema.hpp"
 #include "solver/integrators/integrator.hpp"
 #include "solver/case/case.hpp"
 #include "solver/system/system.hpp"
@@ -63,18 +64,38 @@ class Plugin {
   virtual double next_time(const RunContext&) const { return std::numeric_limits<double>::infinity(); }
 };
 
-// The plugins a case enables ([plugins.*] sections), plus the ones every run has (progress,
-// timing report). Constructed by name, as PyFR finds plugins.
+// A kind of plugin, by the case-file section that enables it (PyFR finds its plugins by name):
+// what a new plugin registers: a built-in one with one line in plugins_internal.hpp, one from
+// elsewhere (the export plugin, a test's) with a register_plugin call before the case is
+// read.
+struct PluginArgs {
+  std::string table;   // a "plugins.forces.*" plugin: the table it is made for ("wall")
+  bool quiet = false;  // frmini run --quiet, or not the rank that prints
+};
+struct PluginType {
+  // "plugins.writer"; a last component "*" makes one plugin per table ("plugins.forces.*").
+  std::string section;
+  // Its case-file sections, `section` first: keys, types, defaults and help for validation and
+  // --help-config.
+  std::vector<config::SectionSpec> schema;
+  // Null when the case turns the plugin off.
+  std::unique_ptr<Plugin> (*make)(const Case&, const PluginArgs&);
+  bool always = false;    // made whether or not the case has the section
+  bool required = false;  // made also under frmini run --no-plugins (nancheck, timing)
+  int place = 0;          // the order plugins are made and called in: lower first
+};
+// Registers the type and its schema sections (again: replaces it).
+void register_plugin(PluginType t);
+// The built-in plugins and the physics' schema choices, once: the frmini executable and every
+// binary linking frmini_solver do it before main (plugins/at_start.cpp); a program of its own
+// calls it before reading a case.
+void register_builtin_plugins();
+
+// The plugins a case enables ([plugins.*] sections) and the ones every run has, by place.
 std::vector<std::unique_ptr<Plugin>> make_plugins(const Case& k, bool quiet);
 // Only the plugins every run has whatever its case says: the blow-up check and the timing
 // report (frmini run --no-plugins, for timing a case as it steps).
 std::vector<std::unique_ptr<Plugin>> make_required_plugins(const Case& k);
-
-// Plugins built outside this library (the export plugin needs VTK and solver/export/, which
-// depend on this library) register a factory under their section name, e.g. "plugins.export";
-// make_plugins constructs one when the case has that section.
-using PluginFactory = std::unique_ptr<Plugin> (*)(const Case&);
-void register_plugin(const std::string& section, PluginFactory make);
 
 // A solution file's description of this run (case, mesh, discretisation, integrator state,
 // element groups) with no data yet; the current state in memory (downloaded from the

@@ -1,4 +1,5 @@
-// Constructors of the individual plugins (one file each), gathered by make_plugins.
+// What the plugins' files share: the built-in plugin types (one file each, listed in
+// registry.cpp) and the blow-up checks.
 #pragma once
 
 #include <array>
@@ -11,14 +12,20 @@
 
 namespace frmini::solver {
 
-std::unique_ptr<Plugin> make_writer(const Case& k);
-std::unique_ptr<Plugin> make_nancheck(const Case& k);
-std::unique_ptr<Plugin> make_progress(const Case& k, bool quiet);
-std::unique_ptr<Plugin> make_timing(const Case& k);
-std::unique_ptr<Plugin> make_integrals(const Case& k);
-std::unique_ptr<Plugin> make_forces(const Case& k, const std::string& boundary);
-std::unique_ptr<Plugin> make_tavg(const Case& k);
-std::unique_ptr<Plugin> make_sampler(const Case& k);
+// The built-in plugins, one line each: a new one is its file, defining `PluginType
+// <name>_plugin()`, and a line here.
+#define FRMINI_BUILTIN_PLUGINS(X) \
+  X(nancheck)                     \
+  X(writer)                       \
+  X(integrals)                    \
+  X(progress)                     \
+  X(forces)                       \
+  X(tavg)                         \
+  X(sampler)                      \
+  X(timing)
+#define FRMINI_DECLARE_PLUGIN(name) PluginType name##_plugin();
+FRMINI_BUILTIN_PLUGINS(FRMINI_DECLARE_PLUGIN)
+#undef FRMINI_DECLARE_PLUGIN
 
 // Throws DivergedError (exit status 3) naming the step, time, element, variable and position
 // of the first non-finite value of `soln` (download_solution's layout); `who` opens the message.

@@ -96,7 +96,6 @@ class Progress : public Plugin {
   bool first_done_ = false;
   clock::time_point w0_, w1_, last_;
 };
-}  // namespace
 
 std::unique_ptr<Plugin> make_progress(const Case& k, bool quiet) {
   const bool has = k.cfg.has_section("plugins.progress");
@@ -104,6 +103,22 @@ std::unique_ptr<Plugin> make_progress(const Case& k, bool quiet) {
   if (::isatty(2)) return std::make_unique<Progress>(-1.0);
   const double every = has ? k.cfg.real("plugins.progress", "log-interval") : 60.0;
   return every > 0 ? std::make_unique<Progress>(every) : nullptr;
+}
+}  // namespace
+
+// On in every run unless --quiet or enabled = false.
+PluginType progress_plugin() {
+  using T = config::ValueType;
+  return {"plugins.progress",
+          {
+      {"plugins.progress", "A progress bar with ETA and step rate on a terminal; when stderr is "
+                           "not a terminal (a batch job's log), a status line on stdout every "
+                           "log-interval seconds instead (both off with --quiet).",
+       {{"enabled", T::boolean, "true", "show the bar or the status lines"},
+        {"log-interval", T::real, "60", "seconds between status lines (step, t, dt, steps/s, "
+                                        "wall time, ETA, latest Cd/Cl) when stderr is not a "
+                                        "terminal; 0 = none", {}, 0.0}}}},
+          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { return make_progress(k, a.quiet); }, /*always=*/true};
 }
 
 }  // namespace frmini::solver

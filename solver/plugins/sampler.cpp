@@ -194,6 +194,33 @@ class Sampler : public SampledHistory {
 
 }  // namespace
 
-std::unique_ptr<Plugin> make_sampler(const Case& k) { return std::make_unique<Sampler>(k); }
+// The solution at fixed points.
+PluginType sampler_plugin() {
+  using T = config::ValueType;
+  return {"plugins.sampler",
+          {
+      {"plugins.sampler", "The solution at fixed points every nsteps, one CSV row per point, "
+                          "written as the run goes and continued by a restart (PyFR's "
+                          "sampler); each point located once at start, a point outside the "
+                          "mesh an error.",
+       {{"nsteps", T::integer, "10", "every nsteps steps (and at the start)", {}, 1, 1e9},
+        {"points", T::string, "", "points as tuples, e.g. \"(1.0, 0.5), (2.0, 0.5)\" "
+                                  "((x, y, z) in 3D)"},
+        {"line-from", T::string, "", "instead of points: a line of line-npts equispaced points "
+                                     "from this point, e.g. \"(0.5, 0)\""},
+        {"line-to", T::string, "", "... to this one"},
+        {"line-npts", T::integer, "20", "points on the line, ends included", {}, 2, 1000000},
+        {"format", T::choice, "primitive", "variables written: rho, u, v[, w], p or the "
+                                           "conserved rho, rhou, rhov[, rhow], E",
+         {"primitive", "conservative"}},
+        {"gradients", T::boolean, "false", "also the physical gradient of each variable "
+                                            "(grad_<var>_<x|y|z>)"},
+        {"file", T::string, "sampler.csv", "CSV file, relative to the working directory"},
+        {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
+                                          "every flushsteps steps (also at every solution file, "
+                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9}}}},
+          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { (void)a;
+            return std::make_unique<Sampler>(k); }};
+}
 
 }  // namespace frmini::solver

@@ -163,6 +163,23 @@ class TimeAveragePlugin : public Plugin {
 
 }  // namespace
 
-std::unique_ptr<Plugin> make_tavg(const Case& k) { return std::make_unique<TimeAveragePlugin>(k); }
+// Time averages.
+PluginType tavg_plugin() {
+  using T = config::ValueType;
+  return {"plugins.tavg",
+          {
+      {"plugins.tavg", "Running time-weighted means of rho, u, v[, w], p from tstart, written "
+                       "every dt-out as solution files (variables = primitive-mean).",
+       {{"nsteps", T::integer, "1", "sample every nsteps steps (and at every output)", {}, 1, 1e9},
+        {"tstart", T::real, "0", "start of the averaging window (start after the transient)"},
+        {"dt-out", T::real, "", "output interval", {}, 0.0, 1e300, true},
+        {"basedir", T::string, ".", "output folder, relative to the working directory"},
+        {"basename", T::string, "tavg-{t}", "file name; {t} = time, {n} = output number"},
+        {"moments", T::boolean, "false", "also the means of uu, vv, ww, uv, uw, vw and pp (2D: uu, "
+         "vv, uv, pp), for Reynolds stresses <u'v'> = <uv> - <u><v> and rms pressure; doubles the "
+         "plugin's memory"}}}},
+          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { (void)a;
+            return std::make_unique<TimeAveragePlugin>(k); }};
+}
 
 }  // namespace frmini::solver

@@ -521,8 +521,8 @@ TEST_CASE("every physics kernel renders to C that compiles without warnings") {
       o.mu = 1e-3;
       build(physics::tflux(o, 8));
       build(physics::negdivconf(o, 8));
-      for (std::string rs : {"rusanov", "hllc", "roe"}) {
-        o.riemann = rs;
+      for (const auto& rs : physics::riemann_solvers()) {
+        o.riemann = rs.name;
         build(physics::intcflux(o));
       }
       if (sys == "navier-stokes") {
@@ -531,10 +531,10 @@ TEST_CASE("every physics kernel renders to C that compiles without warnings") {
         build(physics::intconu(o));
       }
       if (nd == 3)
-        for (const auto& type : physics::bc_types()) {
-          INFO(sys << " " << type);
-          build(physics::bccflux(o, type, values));
-          if (sys == "navier-stokes") build(physics::bcconu(o, type, values));
+        for (const auto& bc : physics::bc_types()) {
+          INFO(sys << " " << bc.name);
+          build(physics::bccflux(o, bc.name, values));
+          if (sys == "navier-stokes") build(physics::bcconu(o, bc.name, values));
         }
     }
   physics::Options s = opts(3);
@@ -565,4 +565,34 @@ TEST_CASE("the far field's power 1/(gamma - 1) is pow's by products or by pow") 
     for (std::size_t j = 0; j < r.size(); ++j)
       CHECK(data[1][j] == Approx(std::pow(r[j], 1 / (g - 1))).epsilon(1e-13).margin(1e-300));
   }
+}
+
+TEST_CASE("the Riemann solvers and boundary conditions are read from their kernel files") {
+  // The names are the files', the help and inputs their "//! " lines (solver/physics/README.md).
+  std::vector<std::string> rs, bcs;
+  for (const auto& r : physics::riemann_solvers()) {
+    rs.push_back(r.name);
+    CHECK_FALSE(r.help.empty());
+    CHECK(r.block_vectors == (r.name != "hllc"));  // HLLC branches on the wave speeds
+  }
+  CHECK(rs == std::vector<std::string>{"hllc", "roe", "rusanov"});
+  for (const auto& t : physics::bc_types()) {
+    bcs.push_back(t.name);
+    CHECK_FALSE(t.help.empty());
+  }
+  CHECK(bcs == std::vector<std::string>{"char-riem-inv", "no-slp-adia-wall", "no-slp-isot-wall",
+                                        "slp-adia-wall", "sub-in-frv", "sub-out-fp", "sup-in-fa",
+                                        "sup-out-fn"});
+  CHECK(physics::bc_values("char-riem-inv") == std::vector<std::string>{"rho", "u", "v", "w", "p"});
+  CHECK(physics::bc_values("sub-in-frv") == std::vector<std::string>{"rho", "u", "v", "w"});
+  CHECK(physics::bc_values("sub-out-fp") == std::vector<std::string>{"p"});
+  CHECK(physics::bc_values("sup-out-fn").empty());
+  const auto& isot = physics::bc_type("no-slp-isot-wall").values;
+  REQUIRE(isot.size() == 4);
+  CHECK(isot[0].name == "u");
+  CHECK(isot[0].optional);  // a wall at rest by default
+  CHECK(isot[3].name == "cpTw");
+  CHECK_FALSE(isot[3].optional);
+  CHECK_THROWS_AS(physics::bc_type("nope"), std::logic_error);
+  CHECK_THROWS_AS(physics::riemann_solver("nope"), std::logic_error);
 }

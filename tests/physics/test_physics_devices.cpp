@@ -29,21 +29,21 @@ std::vector<Spec> all_specs() {
       out.push_back(physics::tflux(o, 64, true, 27));
       out.push_back(physics::negdivconf(o, 27));
       out.push_back(physics::ics(o, 27, values));
-      for (std::string rs : {"rusanov", "hllc", "roe"}) {
-        o.riemann = rs;
+      for (const auto& rs : physics::riemann_solvers()) {
+        o.riemann = rs.name;
         out.push_back(physics::intcflux(o));
         // The element fluxes with each solver chosen (none may pull in HLLC's branches).
-        if (rs != "rusanov") out.push_back(physics::tflux(o, 27));
-        if (rs != "rusanov" && sys == "navier-stokes") out.push_back(physics::gradcoru_tflux(o, 27));
+        if (rs.name != "rusanov") out.push_back(physics::tflux(o, 27));
+        if (rs.name != "rusanov" && sys == "navier-stokes") out.push_back(physics::gradcoru_tflux(o, 27));
       }
       if (sys == "navier-stokes") {
         out.push_back(physics::gradcoru(o, 27));
         out.push_back(physics::gradcoru_tflux(o, 27));
         out.push_back(physics::intconu(o));
       }
-      for (const auto& type : physics::bc_types()) {
-        out.push_back(physics::bccflux(o, type, values));
-        if (sys == "navier-stokes") out.push_back(physics::bcconu(o, type, values));
+      for (const auto& bc : physics::bc_types()) {
+        out.push_back(physics::bccflux(o, bc.name, values));
+        if (sys == "navier-stokes") out.push_back(physics::bcconu(o, bc.name, values));
       }
     }
   return out;
