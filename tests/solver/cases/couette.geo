@@ -1,4 +1,4 @@
-// PyFR's 2D Couette flow channel for the distributed runs' tests (tests/solver/mpi-run.sh):
+// PyFR's 2D Couette flow channel for the distributed runs' tests (tests/solver/comm/mpi-run.sh):
 // [-1, 1] x [0, 1], periodic in x (PyFR's periodic_<id>_l/_r naming), isothermal walls
 // 'bottom' (at rest) and 'top' (moving); quads in the lower half, triangles in the upper, so
 // the parts' shared faces join quads to quads, triangles to triangles and quads to triangles.

@@ -120,7 +120,7 @@ std::string load_error(const std::string& text) {
 TEST_CASE("extension: a Riemann solver is its kernel file") {
   const auto& rusanov = physics::source("euler/rsolvers/rusanov.kern");
   physics::add_source("euler/rsolvers/test-central.kern",
-                      read_text(fs::path(FRMINI_TEST_DATA_DIR) / "extension" / "central.kern"));
+                      read_text(fs::path(FRMINI_TEST_DATA_DIR) / "central.kern"));
   physics::add_source("euler/rsolvers/test-rusanov.kern", with_help(rusanov, "Rusanov, copied"));
   physics::register_schema();
 

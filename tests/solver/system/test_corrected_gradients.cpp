@@ -8,7 +8,7 @@
 #include "kernels/backend.hpp"
 #include "solver/system/gradients.hpp"
 #include "tests/frmini_catch.hpp"
-#include "tests/solver/system_runs.hpp"
+#include "tests/solver/system/system_runs.hpp"
 #include "tests/support/generated_mesh.hpp"
 
 using namespace frmini;

@@ -15,7 +15,7 @@
 #include "tests/support/backends.hpp"
 #include "tests/support/box_mesh.hpp"
 #include "tests/support/generated_mesh.hpp"
-#include "tests/solver/system_runs.hpp"
+#include "tests/solver/system/system_runs.hpp"
 
 using namespace frmini;
 using test::check_free_stream;

@@ -15,7 +15,7 @@
 #include "solver/plugins/integrals.hpp"
 #include "solver/system/system.hpp"
 #include "tests/frmini_catch.hpp"
-#include "tests/solver/vortex.hpp"
+#include "tests/solver/system/vortex.hpp"
 #include "tests/support/box_mesh.hpp"
 
 namespace frmini::test {

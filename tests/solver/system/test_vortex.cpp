@@ -15,7 +15,7 @@
 #include "meshes/gmsh_import.hpp"
 #include "solver/integrators/integrator.hpp"
 #include "tests/frmini_catch.hpp"
-#include "tests/solver/vortex.hpp"
+#include "tests/solver/system/vortex.hpp"
 #include "tests/support/box_mesh.hpp"
 #include "tests/support/scratch_dir.hpp"
 
