@@ -1,25 +1,11 @@
 #include "kernels/reduce.hpp"
 
-#include <stdexcept>
 
 namespace frmini::kernels {
 
-std::string reduce_source(pointwise::Dialect d, Precision p) {
+std::string reduce_source(const pointwise::Dialect& d, Precision p) {
   const bool dbl = p == Precision::double_;
-  std::string s;
-  if (d == pointwise::Dialect::opencl) {
-    s = dbl ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "";
-    s += "#define RKERNEL __kernel __attribute__((reqd_work_group_size(LOCAL, 1, 1))) void\n"
-         "#define GMEM __global\n#define SMEM __local\n#define BARRIER barrier(CLK_LOCAL_MEM_FENCE)\n"
-         "#define LID get_local_id(0)\n#define GID get_group_id(0)\n#define NGROUPS get_num_groups(0)\n";
-  } else if (d == pointwise::Dialect::cuda) {
-    s = "typedef unsigned long long ulong;\n"
-        "#define RKERNEL extern \"C\" __global__ void __launch_bounds__(LOCAL)\n"
-        "#define GMEM\n#define SMEM __shared__\n#define BARRIER __syncthreads()\n"
-        "#define LID threadIdx.x\n#define GID blockIdx.x\n#define NGROUPS gridDim.x\n";
-  } else {
-    throw std::logic_error("reduce_source: opencl or cuda only");
-  }
+  std::string s = d.reduce_macros(p);
   s += std::string("typedef ") + (dbl ? "double" : "float") + " fp;\n";
   s += "#define LOCAL " + std::to_string(reduce_group_size) + "\n";
   s += R"K(

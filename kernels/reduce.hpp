@@ -19,7 +19,7 @@ constexpr std::size_t reduce_max_groups = 256;
 
 // Source of `frmini_reduce(x, off, n, op, part)`: part[g] = sum (op 0) or largest |x|
 // (op 1) of group g's chunk of x[off, off + n). Dialect opencl or cuda.
-std::string reduce_source(pointwise::Dialect d, Precision p);
+std::string reduce_source(const pointwise::Dialect& d, Precision p);
 
 // Groups for n values.
 inline std::size_t reduce_groups(std::size_t n) {

@@ -36,7 +36,7 @@ class CpuPointwise : public PointwiseKernel {
     // and from the stack. GCC's options only: clang ($FRMINI_CC) rejects them.
     std::vector<std::string> flags{"-fno-math-errno"};
     for (auto& f : accepted_flags({"-fschedule-insns", "-fsched-pressure"})) flags.push_back(f);
-    module_ = be.compile_c(render(spec_, Dialect::c, p, std::size_t(soa_)), flags);
+    module_ = be.compile_c(render(spec_, c_dialect(), p, std::size_t(soa_)), flags);
     fn_ = reinterpret_cast<CFn>(module_->symbol(spec_.name));
     if (auto it = spec_.defines.find("NPTS"); it != spec_.defines.end())
       points_per_element_ = std::max<int64_t>(1, std::stoll(it->second));

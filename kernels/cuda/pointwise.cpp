@@ -20,7 +20,7 @@ class CudaPointwise : public PointwiseKernel {
   CudaPointwise(CudaBackend& be, Spec spec, Precision p)
       : be_(be), spec_(std::move(spec)), prec_(p), slots_(slots(spec_)) {
     module_ = std::static_pointer_cast<CudaModule>(
-        be.compile(render(spec_, Dialect::cuda, p, be.soa_width(p))));
+        be.compile(render(spec_, cuda_dialect(), p, be.soa_width(p))));
     fn_ = module_->function(spec_.name);
     npts_ = spec_.space == Space::element_points ? std::stoi(spec_.defines.at("NPTS")) : 1;
     // Every parameter is 8 bytes (pointer, long long, double) except float scalars.

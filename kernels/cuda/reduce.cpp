@@ -11,7 +11,7 @@ double CudaBackend::reduce(const Buffer& buf, std::size_t offset, std::size_t n,
   const int pi = p == Precision::double_ ? 1 : 0;
   if (!reduce_module_[pi]) {
     reduce_module_[pi] = std::static_pointer_cast<CudaModule>(
-        compile(reduce_source(pointwise::Dialect::cuda, p)));
+        compile(reduce_source(pointwise::cuda_dialect(), p)));
     if (!reduce_part_) reduce_part_ = alloc(reduce_max_groups * 8);
   }
   CUfunction f = reduce_module_[pi]->function("frmini_reduce");

@@ -34,9 +34,9 @@ class ClPointwise : public PointwiseKernel {
     // CPU devices get block vectors where the spec allows (render.hpp); GPUs one lane a
     // work-item, consecutive work-items on consecutive values.
     const bool cpu = !be.info().is_gpu;
-    blocks_ = renders_block_vectors(spec_, Dialect::opencl, be.soa_width(p), cpu);
+    blocks_ = renders_block_vectors(spec_, opencl_dialect(), be.soa_width(p), cpu);
     soa_ = int64_t(be.soa_width(p));
-    module_ = be.compile(render(spec_, Dialect::opencl, p, be.soa_width(p), cpu), flags);
+    module_ = be.compile(render(spec_, opencl_dialect(), p, be.soa_width(p), cpu), flags);
     kernel_ = KernelHandle(module_, spec_.name.c_str());
     npts_ = spec_.space == Space::element_points ? std::stoi(spec_.defines.at("NPTS")) : 1;
   }

@@ -11,7 +11,7 @@ double OpenCLBackend::reduce(const Buffer& buf, std::size_t offset, std::size_t 
   const int pi = p == Precision::double_ ? 1 : 0;
   if (!reduce_kernel_[pi].get()) {
     reduce_kernel_[pi] =
-        KernelHandle(compile(reduce_source(pointwise::Dialect::opencl, p)), "frmini_reduce");
+        KernelHandle(compile(reduce_source(pointwise::opencl_dialect(), p)), "frmini_reduce");
     if (!reduce_part_) reduce_part_ = alloc(reduce_max_groups * 8);
   }
   KernelHandle& k = reduce_kernel_[pi];

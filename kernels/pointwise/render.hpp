@@ -1,4 +1,5 @@
-// Renders a pointwise Spec as complete kernel source for one backend dialect. The body and
+// Renders a pointwise Spec as complete kernel source in one backend's dialect (dialect.hpp;
+// the sections below describe the three this repository has). The body and
 // helper functions are pasted unchanged except that, in single precision, floating literals
 // get an 'f' suffix (so "0.5*x" stays float arithmetic on every backend).
 //
@@ -38,12 +39,12 @@
 #include <string>
 #include <vector>
 
+#include "kernels/pointwise/dialect.hpp"
 #include "kernels/pointwise/spec.hpp"
 #include "kernels/precision.hpp"
 
 namespace frmini::kernels::pointwise {
 
-enum class Dialect { c, opencl, cuda };
 enum class SlotType { fp_buffer, idx_buffer, int64, fp_scalar };
 
 struct Slot {
@@ -62,9 +63,9 @@ std::size_t c_chunk_record(const Spec& spec);
 // Renders block vectors when `blocks` asks for them and the spec and width allow it (an
 // OpenCL kernel that says block_vectors, SOA_S a vector width: 2, 4, 8 or 16); the backend
 // launches what renders_block_vectors says was rendered.
-std::string render(const Spec& spec, Dialect dialect, Precision precision,
+std::string render(const Spec& spec, const Dialect& dialect, Precision precision,
                    std::size_t soa_width, bool blocks = false);
-bool renders_block_vectors(const Spec& spec, Dialect dialect, std::size_t soa_width, bool blocks);
+bool renders_block_vectors(const Spec& spec, const Dialect& dialect, std::size_t soa_width, bool blocks);
 
 // Appends 'f' to the floating literals of C source text (identifiers and integer literals
 // are left alone).

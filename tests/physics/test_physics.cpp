@@ -507,9 +507,9 @@ TEST_CASE("every physics kernel renders to C that compiles without warnings") {
   // whose source does not build (-Wall -Wextra -Werror) before any backend sees it.
   int serial = 0;
   auto build = [&](const Spec& s) {
-    std::string src = render(s, Dialect::c, kernels::Precision::double_, 8);
+    std::string src = render(s, c_dialect(), kernels::Precision::double_, 8);
     CHECK_NOTHROW(test::compile_c(src, s.name, "spec" + std::to_string(serial++)));
-    std::string fsrc = render(s, Dialect::c, kernels::Precision::single, 16);
+    std::string fsrc = render(s, c_dialect(), kernels::Precision::single, 16);
     CHECK_NOTHROW(test::compile_c(fsrc, s.name, "spec" + std::to_string(serial++)));
   };
   const std::map<std::string, std::string> values = {

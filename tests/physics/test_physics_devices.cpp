@@ -56,7 +56,7 @@ TEST_CASE("every physics kernel compiles to sm_90 cubin through NVRTC") {
   for (const auto& s : all_specs())
     for (auto p : {kernels::Precision::double_, kernels::Precision::single}) {
       INFO(s.name << " " << kernels::to_string(p));
-      auto r = nvrtc.compile_cubin(render(s, Dialect::cuda, p, 32), 90);
+      auto r = nvrtc.compile_cubin(render(s, cuda_dialect(), p, 32), 90);
       CHECK(!r.cubin.empty());
     }
 }
@@ -70,8 +70,8 @@ TEST_CASE("every physics kernel compiles for the OpenCL device") {
     for (auto p : {kernels::Precision::double_, kernels::Precision::single})
       for (bool blocks : {false, true}) {
         if (!blocks && p == kernels::Precision::single) continue;
-        if (blocks && !renders_block_vectors(s, Dialect::opencl, be->soa_width(p), true)) continue;
+        if (blocks && !renders_block_vectors(s, opencl_dialect(), be->soa_width(p), true)) continue;
         INFO(s.name << " " << kernels::to_string(p) << (blocks ? " block vectors" : ""));
-        CHECK_NOTHROW(be->compile(render(s, Dialect::opencl, p, be->soa_width(p), blocks)));
+        CHECK_NOTHROW(be->compile(render(s, opencl_dialect(), p, be->soa_width(p), blocks)));
       }
 }

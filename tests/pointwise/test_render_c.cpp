@@ -8,6 +8,7 @@
 
 #include "kernels/pointwise/kernel.hpp"
 #include "kernels/pointwise/render.hpp"
+#include "kernels/pointwise/render_parts.hpp"
 #include "tests/support/c_kernel.hpp"
 #include "tests/frmini_catch.hpp"
 
@@ -66,7 +67,7 @@ TEST_CASE("element kernels rendered as C address AoSoA panels as specified") {
   const int64_t ldu = 3 * nelespad, ldm = 1 * nelespad, ldf = 3 * nelespad;
   for (Precision prec : {Precision::double_, Precision::single}) {
     Spec s = flux_like_spec(npts);
-    std::string src = render(s, Dialect::c, prec, S);
+    std::string src = render(s, c_dialect(), prec, S);
     CFn fn = compile_c(src, "flux_like", std::string("flux_like") + (prec == Precision::single ? "_f" : "_d"));
     // Fill u and m with values that identify their position; f starts as a sentinel.
     auto run = [&](auto zero) {
@@ -114,7 +115,7 @@ TEST_CASE("points kernels gather through views and write arrays") {
             {"out", ArgKind::array, Intent::out, {1}}};
   s.body = "out[0] = ul[1][0] - ul[0][2] + 10.0*nrm[0];\nul[0][0] = 7.0;";
   REQUIRE(c_fast_chunks(s));
-  std::string src = render(s, Dialect::c, Precision::double_, 8);
+  std::string src = render(s, c_dialect(), Precision::double_, 8);
   CFn fn = compile_c(src, "gather");
   const int n = 20;
   std::vector<int64_t> ix(n), rs(n);
@@ -176,7 +177,7 @@ TEST_CASE("points kernels load views in one or two consecutive pieces as vectors
   std::vector<unsigned char> rec = {1, 8, 8, 2, 8, 0, 3, 3, 8, 3, 8, 5, 0, 0, 0, 0, 0, 0};
   auto run = [&](auto zero, Precision prec, const char* stem) {
     using T = decltype(zero);
-    std::string src = render(s, Dialect::c, prec, 8);
+    std::string src = render(s, c_dialect(), prec, 8);
     CHECK(src.find("_c[0] == 2") != std::string::npos);
     CHECK(src.find("_c[0] == 3") != std::string::npos);
     CHECK(src.find("_sg_ur[2][_lane]") != std::string::npos);
@@ -203,31 +204,31 @@ TEST_CASE("points kernels load views in one or two consecutive pieces as vectors
 
 TEST_CASE("OpenCL and CUDA renderings have the same slots and a body per point") {
   Spec s = flux_like_spec(4);
-  for (Dialect d : {Dialect::opencl, Dialect::cuda}) {
-    std::string src = render(s, d, Precision::double_, 32);
+  for (const Dialect* d : {&opencl_dialect(), &cuda_dialect()}) {
+    std::string src = render(s, *d, Precision::double_, 32);
     CHECK(src.find("u_ld") != std::string::npos);
     CHECK(src.find("if (_e >= _ie || _i >= NPTS) return;") != std::string::npos);
   }
-  CHECK(render(s, Dialect::opencl, Precision::double_, 32).find("cl_khr_fp64") != std::string::npos);
-  CHECK(render(s, Dialect::cuda, Precision::single, 32).find("extern \"C\" __global__") != std::string::npos);
+  CHECK(render(s, opencl_dialect(), Precision::double_, 32).find("cl_khr_fp64") != std::string::npos);
+  CHECK(render(s, cuda_dialect(), Precision::single, 32).find("extern \"C\" __global__") != std::string::npos);
 }
 
 TEST_CASE("block vectors: OpenCL only, where the spec and the width allow") {
   Spec s = flux_like_spec(4);
-  const std::string v = render(s, Dialect::opencl, Precision::double_, 8, true);
+  const std::string v = render(s, opencl_dialect(), Precision::double_, 8, true);
   CHECK(v.find("typedef double8 fpdtype_t;") != std::string::npos);
   CHECK(v.find("#define FRMINI_VLOAD vload8") != std::string::npos);
   CHECK(v.find("FRMINI_VLOAD(0, u_p + ") != std::string::npos);
   CHECK(v.find("_lane") == std::string::npos);  // no lane of its own: the block is the vector
-  CHECK(render(s, Dialect::opencl, Precision::single, 16, true).find("typedef float16 fpdtype_t;") !=
+  CHECK(render(s, opencl_dialect(), Precision::single, 16, true).find("typedef float16 fpdtype_t;") !=
         std::string::npos);
-  CHECK(renders_block_vectors(s, Dialect::opencl, 8, true));
-  CHECK_FALSE(renders_block_vectors(s, Dialect::opencl, 8, false));  // GPUs
-  CHECK_FALSE(renders_block_vectors(s, Dialect::cuda, 8, true));
-  CHECK_FALSE(renders_block_vectors(s, Dialect::opencl, 32, true));  // no such vector type
+  CHECK(renders_block_vectors(s, opencl_dialect(), 8, true));
+  CHECK_FALSE(renders_block_vectors(s, opencl_dialect(), 8, false));  // GPUs
+  CHECK_FALSE(renders_block_vectors(s, cuda_dialect(), 8, true));
+  CHECK_FALSE(renders_block_vectors(s, opencl_dialect(), 32, true));  // no such vector type
   s.block_vectors = false;
-  CHECK_FALSE(renders_block_vectors(s, Dialect::opencl, 8, true));
-  CHECK(render(s, Dialect::opencl, Precision::double_, 8, true).find("typedef double fpdtype_t;") !=
+  CHECK_FALSE(renders_block_vectors(s, opencl_dialect(), 8, true));
+  CHECK(render(s, opencl_dialect(), Precision::double_, 8, true).find("typedef double fpdtype_t;") !=
         std::string::npos);
 }
 
@@ -246,4 +247,31 @@ TEST_CASE("arguments offered by name are bound in the spec's order; one not offe
   CHECK(args[1].scalar == 2.5);
   CHECK_THROWS_WITH(in_spec_order(s, {{"b", ArgValue::panel(nullptr, 0, 1)}}),
                     Catch::Matchers::Contains("k: no value offered for argument 'a'"));
+}
+
+namespace {
+// A dialect of a backend the renderer has never heard of: what a new backend provides.
+class ToyDialect final : public frmini::kernels::pointwise::Dialect {
+ public:
+  const char* name() const override { return "toy"; }
+  Words words() const override { return {"toy_inline", "", "", "toy_i64"}; }
+  std::string prelude(Precision) const override { return "#toy prelude\n"; }
+  std::string kernel(const Spec& s, const std::vector<frmini::kernels::pointwise::Slot>& slots,
+                     const std::string& body, bool) const override {
+    std::string k = "toy_kernel " + s.name + "(";
+    for (const auto& sl : slots) k += sl.name + " ";
+    return k + ") {\n" + frmini::kernels::pointwise::parts::point_block(s, body, "  ") + "}\n";
+  }
+};
+}  // namespace
+
+TEST_CASE("a new backend's dialect renders through the same renderer") {
+  Spec s = flux_like_spec(4);
+  const std::string src = render(s, ToyDialect{}, Precision::single, 4);
+  CHECK(src.find("#toy prelude") != std::string::npos);
+  CHECK(src.find("#define FRMINI_FUNC toy_inline") != std::string::npos);
+  CHECK(src.find("toy_kernel " + s.name + "(u_p u_ld") != std::string::npos);
+  CHECK(src.find("typedef float fpscal_t;") != std::string::npos);
+  CHECK_FALSE(renders_block_vectors(s, ToyDialect{}, 8, true));  // none unless it says so
+  CHECK_THROWS_AS(ToyDialect{}.reduce_macros(Precision::double_), std::logic_error);
 }

@@ -55,7 +55,7 @@ inline CFn compile_c(const std::string& src, const std::string& name, const std:
 inline void run_points(const kernels::pointwise::Spec& spec, std::vector<std::vector<double>>& data,
                        int64_t n, const std::string& stem) {
   using namespace kernels::pointwise;
-  std::string src = render(spec, Dialect::c, kernels::Precision::double_, 8);
+  std::string src = render(spec, c_dialect(), kernels::Precision::double_, 8);
   CFn fn = compile_c(src, spec.name, stem);
   std::vector<CArg> a;
   for (const auto& sl : slots(spec)) {

@@ -206,7 +206,7 @@ TEST_CASE("the device reduction kernel compiles for sm_90", "[cuda]") {
   auto& nvrtc = cuda::Compiler::instance();
   for (auto p : {Precision::double_, Precision::single}) {
     INFO(to_string(p));
-    auto r = nvrtc.compile_cubin(reduce_source(pointwise::Dialect::cuda, p), 90);
+    auto r = nvrtc.compile_cubin(reduce_source(pointwise::cuda_dialect(), p), 90);
     CHECK(!r.cubin.empty());
   }
 }

@@ -81,7 +81,7 @@ void check_interfaces(opencl::OpenCLBackend& be, Precision p, bool blocks) {
   auto A = upload(be, arena), IL = upload(be, ixl), IR = upload(be, ixr), RR = upload(be, rsr),
        N = upload(be, nrm);
   auto k = be.pointwise(interface_spec(blocks), p);
-  REQUIRE(renders_block_vectors(k->spec(), Dialect::opencl, std::size_t(S), !be.info().is_gpu) ==
+  REQUIRE(renders_block_vectors(k->spec(), opencl_dialect(), std::size_t(S), !be.info().is_gpu) ==
           (blocks && !be.info().is_gpu));
   const double alpha = 0.75;
   k->bind({ArgValue::view(A.get(), IL.get(), 0), ArgValue::view(A.get(), IR.get(), 0, RR.get(), 0),
@@ -133,7 +133,7 @@ void check_elements(opencl::OpenCLBackend& be, Precision p) {
   for (auto& x : s) x = T(val(rng));
   auto U = upload(be, u), Sb = upload(be, s);
   auto k = be.pointwise(element_spec(), p);
-  REQUIRE(renders_block_vectors(k->spec(), Dialect::opencl, std::size_t(S), !be.info().is_gpu) ==
+  REQUIRE(renders_block_vectors(k->spec(), opencl_dialect(), std::size_t(S), !be.info().is_gpu) ==
           !be.info().is_gpu);
   k->bind({ArgValue::panel(U.get(), 0, ld), ArgValue::panel(Sb.get(), 0, nepad)});
   k->run(S, neles);  // block 0 is left alone
@@ -180,7 +180,7 @@ TEST_CASE("opencl: block vectors compile at every vector width a CPU device may 
     for (auto p : {Precision::double_, Precision::single})
       for (const Spec& s : {interface_spec(true), element_spec()}) {
         INFO(s.name << " width " << w << " " << to_string(p));
-        REQUIRE(renders_block_vectors(s, Dialect::opencl, w, true));
-        CHECK_NOTHROW(be->compile(render(s, Dialect::opencl, p, w, true)));
+        REQUIRE(renders_block_vectors(s, opencl_dialect(), w, true));
+        CHECK_NOTHROW(be->compile(render(s, opencl_dialect(), p, w, true)));
       }
 }
