@@ -330,8 +330,9 @@ class Forces : public SampledHistory {
 // One per [plugins.forces.<boundary>] table.
 PluginType forces_plugin() {
   using T = config::ValueType;
-  return {"plugins.forces.*",
-          {
+  PluginType t;
+  t.section = "plugins.forces.*";
+  t.schema = {
       {"plugins.forces.*", "Pressure and viscous force on a boundary (table name = boundary), "
                            "Cd, Cl (Cz) = F / (q S) along x, y (z), and at the end mean Cd, rms Cl "
                            "and the Strouhal number in the report and <file>-summary.csv.",
@@ -351,8 +352,11 @@ PluginType forces_plugin() {
         {"ref-length", T::real, "", "D for St = f D / U (default frontal area / span)", {}, 0.0},
         {"stats-tstart", T::real, "", "statistics from this time (default: after stats-discard)"},
         {"stats-discard", T::real, "0.5", "fraction of the history discarded as transient", {},
-         0.0, 0.99}}}},
-          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { return std::make_unique<Forces>(k, a.table); }};
+         0.0, 0.99}}}};
+  t.make = [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> {
+    return std::make_unique<Forces>(k, a.table);
+  };
+  return t;
 }
 
 }  // namespace frmini::solver

@@ -177,8 +177,9 @@ class Integrals : public SampledHistory {
 // Conserved totals, residuals and the user's integrals.
 PluginType integrals_plugin() {
   using T = config::ValueType;
-  return {"plugins.integrals",
-          {
+  PluginType t;
+  t.section = "plugins.integrals";
+  t.schema = {
       {"plugins.integrals", "Conserved totals, residual norms and the integrals of "
                             "[plugins.integrals.expressions] to CSV (written as the run goes, "
                             "continued by a restart).",
@@ -197,9 +198,11 @@ PluginType integrals_plugin() {
       {"plugins.integrals.expressions",
        "name = expression, integrated over the domain into column int_<name>: expressions of x, "
        "y, z, t, rho, u, v, w, p and grad_<var>_<x|y|z>, e.g. ke = \"0.5*rho*(u*u + v*v + w*w)\"",
-       {}, true, T::expression}},
-          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { (void)a;
-            return std::make_unique<Integrals>(k); }};
+       {}, true, T::expression}};
+  t.make = [](const Case& k, const PluginArgs&) -> std::unique_ptr<Plugin> {
+    return std::make_unique<Integrals>(k);
+  };
+  return t;
 }
 
 }  // namespace frmini::solver

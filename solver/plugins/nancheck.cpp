@@ -97,13 +97,19 @@ class NanCheck : public Plugin {
 // On in every run, and first: no plugin sees a diverged state after a step.
 PluginType nancheck_plugin() {
   using T = config::ValueType;
-  return {"plugins.nancheck",
-          {
+  PluginType t;
+  t.section = "plugins.nancheck";
+  t.schema = {
       {"plugins.nancheck", "The blow-up check, on in every run: at the first NaN or infinity "
                            "the run stops with exit status 3, keeping the last good file.",
-       {{"nsteps", T::integer, "20", "check every nsteps steps (one reduction on the device)", {}, 1, 1e9}}}},
-          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { (void)a;
-            return std::make_unique<NanCheck>(k); }, /*always=*/true, /*required=*/true, /*place=*/-1};
+       {{"nsteps", T::integer, "20", "check every nsteps steps (one reduction on the device)", {}, 1, 1e9}}}};
+  t.make = [](const Case& k, const PluginArgs&) -> std::unique_ptr<Plugin> {
+    return std::make_unique<NanCheck>(k);
+  };
+  t.always = true;
+  t.required = true;
+  t.place = -1;
+  return t;
 }
 
 }  // namespace frmini::solver

@@ -109,16 +109,21 @@ std::unique_ptr<Plugin> make_progress(const Case& k, bool quiet) {
 // On in every run unless --quiet or enabled = false.
 PluginType progress_plugin() {
   using T = config::ValueType;
-  return {"plugins.progress",
-          {
+  PluginType t;
+  t.section = "plugins.progress";
+  t.schema = {
       {"plugins.progress", "A progress bar with ETA and step rate on a terminal; when stderr is "
                            "not a terminal (a batch job's log), a status line on stdout every "
                            "log-interval seconds instead (both off with --quiet).",
        {{"enabled", T::boolean, "true", "show the bar or the status lines"},
         {"log-interval", T::real, "60", "seconds between status lines (step, t, dt, steps/s, "
                                         "wall time, ETA, latest Cd/Cl) when stderr is not a "
-                                        "terminal; 0 = none", {}, 0.0}}}},
-          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { return make_progress(k, a.quiet); }, /*always=*/true};
+                                        "terminal; 0 = none", {}, 0.0}}}};
+  t.make = [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> {
+    return make_progress(k, a.quiet);
+  };
+  t.always = true;
+  return t;
 }
 
 }  // namespace frmini::solver

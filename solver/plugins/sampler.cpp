@@ -197,8 +197,9 @@ class Sampler : public SampledHistory {
 // The solution at fixed points.
 PluginType sampler_plugin() {
   using T = config::ValueType;
-  return {"plugins.sampler",
-          {
+  PluginType t;
+  t.section = "plugins.sampler";
+  t.schema = {
       {"plugins.sampler", "The solution at fixed points every nsteps, one CSV row per point, "
                           "written as the run goes and continued by a restart (PyFR's "
                           "sampler); each point located once at start, a point outside the "
@@ -218,9 +219,11 @@ PluginType sampler_plugin() {
         {"file", T::string, "sampler.csv", "CSV file, relative to the working directory"},
         {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
                                           "every flushsteps steps (also at every solution file, "
-                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9}}}},
-          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { (void)a;
-            return std::make_unique<Sampler>(k); }};
+                                          "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9}}}};
+  t.make = [](const Case& k, const PluginArgs&) -> std::unique_ptr<Plugin> {
+    return std::make_unique<Sampler>(k);
+  };
+  return t;
 }
 
 }  // namespace frmini::solver

@@ -166,8 +166,9 @@ class TimeAveragePlugin : public Plugin {
 // Time averages.
 PluginType tavg_plugin() {
   using T = config::ValueType;
-  return {"plugins.tavg",
-          {
+  PluginType t;
+  t.section = "plugins.tavg";
+  t.schema = {
       {"plugins.tavg", "Running time-weighted means of rho, u, v[, w], p from tstart, written "
                        "every dt-out as solution files (variables = primitive-mean).",
        {{"nsteps", T::integer, "1", "sample every nsteps steps (and at every output)", {}, 1, 1e9},
@@ -177,9 +178,11 @@ PluginType tavg_plugin() {
         {"basename", T::string, "tavg-{t}", "file name; {t} = time, {n} = output number"},
         {"moments", T::boolean, "false", "also the means of uu, vv, ww, uv, uw, vw and pp (2D: uu, "
          "vv, uv, pp), for Reynolds stresses <u'v'> = <uv> - <u><v> and rms pressure; doubles the "
-         "plugin's memory"}}}},
-          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { (void)a;
-            return std::make_unique<TimeAveragePlugin>(k); }};
+         "plugin's memory"}}}};
+  t.make = [](const Case& k, const PluginArgs&) -> std::unique_ptr<Plugin> {
+    return std::make_unique<TimeAveragePlugin>(k);
+  };
+  return t;
 }
 
 }  // namespace frmini::solver

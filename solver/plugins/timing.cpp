@@ -200,17 +200,23 @@ class Timing : public Plugin {
 // On in every run, and last: its report closes the run.
 PluginType timing_plugin() {
   using T = config::ValueType;
-  return {"plugins.timing",
-          {
+  PluginType t;
+  t.section = "plugins.timing";
+  t.schema = {
       {"plugins.timing", "Per-step wall times to CSV (written as the run goes, continued by a "
                          "restart) and the end-of-run report.",
        {{"file", T::string, "timings.csv", "CSV file, relative to the working directory"},
         {"flushsteps", T::integer, "500", "write the rows held in memory to the file at least "
                                           "every flushsteps steps (also at every solution file, "
                                           "on SIGINT/SIGTERM and at the end)", {}, 1, 1e9},
-      }}},
-          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { (void)a;
-            return std::make_unique<Timing>(k); }, /*always=*/true, /*required=*/true, /*place=*/1};
+      }}};
+  t.make = [](const Case& k, const PluginArgs&) -> std::unique_ptr<Plugin> {
+    return std::make_unique<Timing>(k);
+  };
+  t.always = true;
+  t.required = true;
+  t.place = 1;
+  return t;
 }
 
 }  // namespace frmini::solver

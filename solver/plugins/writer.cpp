@@ -181,14 +181,17 @@ class Writer : public PeriodicOutput {
 // The solution writer.
 PluginType writer_plugin() {
   using T = config::ValueType;
-  return {"plugins.writer",
-          {
+  PluginType t;
+  t.section = "plugins.writer";
+  t.schema = {
       {"plugins.writer", "Writes the solution to HDF5 every dt-out (temporary name + rename).",
        {{"dt-out", T::real, "", "output interval", {}, 0.0, 1e300, true},
         {"basedir", T::string, ".", "output folder, relative to the working directory"},
-        {"basename", T::string, "soln-{t}", "file name; {t} = time, {n} = output number"}}}},
-          [](const Case& k, const PluginArgs& a) -> std::unique_ptr<Plugin> { (void)a;
-            return std::make_unique<Writer>(k); }};
+        {"basename", T::string, "soln-{t}", "file name; {t} = time, {n} = output number"}}}};
+  t.make = [](const Case& k, const PluginArgs&) -> std::unique_ptr<Plugin> {
+    return std::make_unique<Writer>(k);
+  };
+  return t;
 }
 
 }  // namespace frmini::solver
