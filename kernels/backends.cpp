@@ -4,16 +4,22 @@
 
 #include "base/error.hpp"
 #include "frmini_config.hpp"
+#include "kernels/cpu/matmul_provider_list.hpp"
+#include "kernels/cuda/matmul_provider_list.hpp"
+#include "kernels/opencl/matmul_provider_list.hpp"
 
 namespace frmini::kernels {
 
-// The backends, one line each: a new backend is its folder and a line here.
+// The backends, one line each with the providers their lists offer: a new backend is its
+// folder, its list's include and a line here.
 const std::vector<BackendType>& backend_types() {
+#define FRMINI_OFFER(name, help) {#name, help},
   static const std::vector<BackendType> t = {
-      {"cpu", make_cpu_backend},
-      {"opencl", make_opencl_backend},
-      {"cuda", make_cuda_backend},
+      {"cpu", make_cpu_backend, {FRMINI_CPU_MATMUL_PROVIDERS(FRMINI_OFFER)}},
+      {"opencl", make_opencl_backend, {FRMINI_OPENCL_MATMUL_PROVIDERS(FRMINI_OFFER)}},
+      {"cuda", make_cuda_backend, {FRMINI_CUDA_MATMUL_PROVIDERS(FRMINI_OFFER)}},
   };
+#undef FRMINI_OFFER
   return t;
 }
 

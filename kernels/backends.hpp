@@ -15,9 +15,15 @@ std::unique_ptr<Backend> make_cpu_backend(const BackendOptions& opts);
 std::unique_ptr<Backend> make_opencl_backend(const BackendOptions& opts);
 std::unique_ptr<Backend> make_cuda_backend(const BackendOptions& opts);
 
+// A matmul provider a backend offers: a line of its kernels/<backend>/matmul_provider_list.hpp.
+struct ProviderOffer {
+  const char* name;
+  const char* help;
+};
 struct BackendType {
   std::string name;
   std::unique_ptr<Backend> (*make)(const BackendOptions&);
+  std::vector<ProviderOffer> providers;  // in the order 'auto' asks them
 };
 // Every registered backend, built into this binary or not.
 const std::vector<BackendType>& backend_types();

@@ -185,10 +185,10 @@ const Bandwidth& CpuBackend::bandwidth() {
 
 std::vector<std::shared_ptr<matmul::Provider>> CpuBackend::matmul_providers() {
   if (providers_.empty()) {
-    providers_.push_back(make_generated_provider(*this));
-    if (auto p = make_blas_provider()) providers_.push_back(p);
-    if (auto p = make_xsmm_provider(*this)) providers_.push_back(p);
-    providers_.push_back(make_reference_provider());
+#define FRMINI_MAKE_PROVIDER(name, help) \
+  if (auto p = make_##name##_provider(*this)) providers_.push_back(p);
+    FRMINI_CPU_MATMUL_PROVIDERS(FRMINI_MAKE_PROVIDER)
+#undef FRMINI_MAKE_PROVIDER
   }
   return providers_;
 }

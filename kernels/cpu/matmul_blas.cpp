@@ -70,12 +70,12 @@ class BlasProvider : public matmul::Provider {
 
 }  // namespace
 
-std::shared_ptr<matmul::Provider> make_blas_provider() { return std::make_shared<BlasProvider>(); }
+std::shared_ptr<matmul::Provider> make_blas_provider(CpuBackend&) { return std::make_shared<BlasProvider>(); }
 
 }  // namespace frmini::kernels::cpu
 
 #else
 namespace frmini::kernels::cpu {
-std::shared_ptr<matmul::Provider> make_blas_provider() { return nullptr; }
+std::shared_ptr<matmul::Provider> make_blas_provider(CpuBackend&) { return nullptr; }
 }  // namespace frmini::kernels::cpu
 #endif

@@ -57,7 +57,7 @@ class ReferenceProvider : public matmul::Provider {
 
 }  // namespace
 
-std::shared_ptr<matmul::Provider> make_reference_provider() {
+std::shared_ptr<matmul::Provider> make_reference_provider(CpuBackend&) {
   return std::make_shared<ReferenceProvider>();
 }
 

@@ -46,8 +46,10 @@ CudaBackend::CudaBackend(const BackendOptions& opts) : d_(cuda::driver()), opts_
   // The primary context is the one the CUDA runtime (inside cuBLAS) uses too.
   d_.check(d_.DevicePrimaryCtxRetain(&ctx_, dev_), "cuDevicePrimaryCtxRetain");
   d_.check(d_.CtxSetCurrent(ctx_), "cuCtxSetCurrent");
-  providers_ = {make_generated_provider(*this), make_blas_provider(*this),
-                make_cublas_provider(*this), make_reference_provider(*this)};
+#define FRMINI_MAKE_PROVIDER(name, help) \
+  if (auto p = make_##name##_provider(*this)) providers_.push_back(p);
+  FRMINI_CUDA_MATMUL_PROVIDERS(FRMINI_MAKE_PROVIDER)
+#undef FRMINI_MAKE_PROVIDER
 }
 
 CudaBackend::~CudaBackend() {

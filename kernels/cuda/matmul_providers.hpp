@@ -1,4 +1,4 @@
-// The cuda backend's matmul providers, in the order `auto` asks them:
+// The cuda backend's matmul providers, in the order `auto` asks them (matmul_provider_list.hpp):
 //   generated  GiMMiK-style kernels with A's entries as literals (matmul_plan/matmul_source),
 //              one candidate per strategy, compiled in parallel through NVRTC;
 //   blas       cuBLASLt (opened at run time), the heuristic's candidates timed on the real
@@ -13,16 +13,17 @@
 #include <string>
 #include <vector>
 
+#include "kernels/cuda/matmul_provider_list.hpp"
 #include "kernels/matmul/provider.hpp"
 
 namespace frmini::kernels::cuda {
 
 class CudaBackend;
 
-std::shared_ptr<matmul::Provider> make_generated_provider(CudaBackend& be);
-std::shared_ptr<matmul::Provider> make_blas_provider(CudaBackend& be);  // cuBLASLt, searched
-std::shared_ptr<matmul::Provider> make_cublas_provider(CudaBackend& be);
-std::shared_ptr<matmul::Provider> make_reference_provider(CudaBackend& be);
+#define FRMINI_DECLARE_PROVIDER(name, help) \
+  std::shared_ptr<matmul::Provider> make_##name##_provider(CudaBackend& be);
+FRMINI_CUDA_MATMUL_PROVIDERS(FRMINI_DECLARE_PROVIDER)
+#undef FRMINI_DECLARE_PROVIDER
 
 // Why cuBLASLt cannot be used from the first of `names` that opens ("" when it can: then
 // *version, if given, is cublasLtGetVersion()); one line. No device needed.

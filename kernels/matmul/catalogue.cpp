@@ -1,18 +1,43 @@
 #include "kernels/matmul/catalogue.hpp"
 
+#include <map>
+
+#include "kernels/backends.hpp"
+
 namespace frmini::kernels::matmul {
 
-// The providers, one line each.
 const std::vector<ProviderInfo>& provider_catalogue() {
-  static const std::vector<ProviderInfo> c = {
-      {"generated", "kernels generated for each operator, its entries in the source"},
-      {"blas", "the vendor BLAS (cpu: OpenBLAS; opencl: CLBlast; cuda: cuBLASLt with its "
-               "algorithms searched)"},
-      {"cublas", "plain cuBLAS gemm (cuda)"},
-      {"xsmm", "libxsmm's JIT kernels (cpu)"},
-      {"reference", "plain loops, the correctness yardstick"},
-      {"auto", "time every provider that takes the product, keep the fastest"},
-  };
+  static const std::vector<ProviderInfo> c = [] {
+    // One entry per name, in first appearance; the help the same on every backend that has
+    // the name, else "backend: help" for each.
+    struct Offered {
+      const char* backend;
+      const char* name;
+      const char* help;
+    };
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<Offered>> by;
+    for (const auto& b : backend_types())
+      for (const auto& p : b.providers) {
+        if (!by.count(p.name)) order.push_back(p.name);
+        by[p.name].push_back({b.name.c_str(), p.name, p.help});
+      }
+    std::vector<ProviderInfo> out;
+    for (const auto& name : order) {
+      const auto& all = by[name];
+      bool same = true;
+      for (const auto& o : all) same = same && std::string(o.help) == all.front().help;
+      std::string help, where;
+      for (const auto& o : all) {
+        where += (where.empty() ? "" : ", ") + std::string(o.backend);
+        if (!same) help += (help.empty() ? "" : "; ") + std::string(o.backend) + ": " + o.help;
+      }
+      if (same) help = std::string(all.front().help) + " (" + where + ")";
+      out.push_back({name, help});
+    }
+    out.push_back({"auto", "time every provider that takes the product, keep the fastest"});
+    return out;
+  }();
   return c;
 }
 

@@ -1,7 +1,7 @@
-// The matmul providers by name, as the case file's [backend] matmul offers them: each provider
-// is registered here with one line (its name and what it is), and made by the backends that
-// have it (kernels/<backend>/matmul_*.cpp, listed in the backend's provider list); a backend
-// without a provider of the name the case asks for says so when the case starts.
+// The matmul providers by name, as the case file's [backend] matmul offers them: assembled from
+// the registered backends' lists (kernels/backends.hpp; kernels/<backend>/matmul_provider_list.hpp,
+// one line per provider with what it is), the union of their names in order, then "auto". A backend without a provider
+// of the name the case asks for says so when the case starts.
 #pragma once
 
 #include <string>

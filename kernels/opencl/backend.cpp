@@ -62,9 +62,10 @@ OpenCLBackend::OpenCLBackend(const BackendOptions& opts)
   queue_ = clCreateCommandQueue(context_, info_.device, CL_QUEUE_PROFILING_ENABLE, &err);
   if (err != CL_SUCCESS) clReleaseContext(context_);
   check(err, "clCreateCommandQueue");
-  providers_ = {make_generated_provider(*this)};
-  if (auto blas = make_blas_provider(*this)) providers_.push_back(blas);
-  providers_.push_back(make_reference_provider(*this));
+#define FRMINI_MAKE_PROVIDER(name, help) \
+  if (auto p = make_##name##_provider(*this)) providers_.push_back(p);
+  FRMINI_OPENCL_MATMUL_PROVIDERS(FRMINI_MAKE_PROVIDER)
+#undef FRMINI_MAKE_PROVIDER
 }
 
 OpenCLBackend::~OpenCLBackend() {

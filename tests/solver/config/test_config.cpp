@@ -127,3 +127,19 @@ TEST_CASE("every schema key is documented") {
     for (const auto& k : s.keys) CHECK((!k.help.empty() || !k.choices.empty()));
   }
 }
+
+TEST_CASE("the providers' and backends' choices come from their registrations") {
+  // [backend] matmul: the union of the backends' provider lists in order, then auto; a name
+  // whose help differs between backends says what it is on each.
+  const auto* backend = frmini::config::find_section("backend");
+  REQUIRE(backend);
+  const auto* matmul = frmini::config::find_key(*backend, "matmul");
+  REQUIRE(matmul);
+  CHECK(matmul->choices ==
+        std::vector<std::string>{"generated", "blas", "xsmm", "reference", "cublas", "auto"});
+  REQUIRE(matmul->choice_help.size() == matmul->choices.size());
+  CHECK(matmul->choice_help[1] == "cpu: OpenBLAS; opencl: CLBlast; cuda: cuBLASLt with its algorithms searched");
+  CHECK(matmul->choice_help[2] == "libxsmm's JIT kernels (cpu)");
+  CHECK(frmini::config::find_key(*backend, "name")->choices ==
+        std::vector<std::string>{"cpu", "opencl", "cuda"});
+}
