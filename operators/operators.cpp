@@ -7,6 +7,7 @@
 #include "operators/bases.hpp"
 #include "operators/clean.hpp"
 #include "operators/nodal.hpp"
+#include "operators/operators_internal.hpp"
 #include "operators/quadrules.hpp"
 #include "operators/shapes.hpp"
 
@@ -76,6 +77,37 @@ Matrix vstack(const std::vector<Matrix>& ms) {
 }
 
 }  // namespace
+
+namespace detail {
+
+void assemble(ElementOperators& ops, const Matrix& m0, const Matrix& m1, const Matrix& m3,
+              const Matrix& m4) {
+  const std::size_t nu = m0.cols, nf = m0.rows, nd = std::size_t(ops.ndims);
+  // M2[f, k·nu+u] = n_k(f)·M0[f,u];  M6[k·nu+u, f] = n_k(f)·M3[u,f].
+  Matrix m2(nf, nd * nu), m6(nd * nu, nf);
+  for (std::size_t f = 0; f < nf; ++f)
+    for (std::size_t k = 0; k < nd; ++k)
+      for (std::size_t u = 0; u < nu; ++u) {
+        m2(f, k * nu + u) = ops.norm_fpts(f, k) * m0(f, u);
+        m6(k * nu + u, f) = ops.norm_fpts(f, k) * m3(u, f);
+      }
+
+  // Everything PyFR hands to the solver passes through opmat, which cleans once more.
+  auto out = [](Matrix m) {
+    clean(m.data);
+    return m;
+  };
+  ops.m132 = out(subtract(m1, matmul(m3, m2)));
+  ops.m460 = out(subtract(m4, matmul(m6, m0)));
+  ops.m0 = out(m0);
+  ops.m1 = out(m1);
+  ops.m2 = out(std::move(m2));
+  ops.m3 = out(m3);
+  ops.m4 = out(m4);
+  ops.m6 = out(std::move(m6));
+}
+
+}  // namespace detail
 
 std::string default_upts(const std::string& etype) {
   const std::string& e = shape(etype).name;
@@ -147,7 +179,7 @@ ElementOperators build_operators(const std::string& etype, int order, const std:
   ops.nfpts = static_cast<int>(ops.fpts.rows);
   ops.norm_fpts.rows = ops.fpts.rows;
   ops.norm_fpts.cols = nd;
-  const std::size_t nu = ops.nupts, nf = ops.nfpts;
+  const std::size_t nu = ops.nupts;
 
   // M0[f,u] = l_u(x_f).
   const Matrix m0 = ubasis.at(ops.fpts);
@@ -161,12 +193,6 @@ ElementOperators build_operators(const std::string& etype, int order, const std:
         m1(e, k * nu + u) = jac(k * nu + u, e);
         m4(k * nu + e, u) = jac(k * nu + u, e);
       }
-
-  // M2[f, k·nu+u] = n_k(f)·M0[f,u].
-  Matrix m2(nf, nd * nu);
-  for (std::size_t f = 0; f < nf; ++f)
-    for (std::size_t k = 0; k < static_cast<std::size_t>(nd); ++k)
-      for (std::size_t u = 0; u < nu; ++u) m2(f, k * nu + u) = ops.norm_fpts(f, k) * m0(f, u);
 
   // Correction field by lifting (PyFR's gbasis_coeffs): S[f,j] = ∫_face ℓ_f φ_j ds with a
   // fixed face quadrature (line: GL p+1, quad: GL (p+1)^2, tri: Williams–Shunn 36 points).
@@ -196,25 +222,7 @@ ElementOperators build_operators(const std::string& etype, int order, const std:
   Matrix m3 = transpose(matmul(coeffs, ortho_basis_at(etype, p, ops.upts)));  // nu × nf
   clean(m3.data);
 
-  // M6[k·nu+u, f] = n_k(f)·M3[u,f].
-  Matrix m6(nd * nu, nf);
-  for (std::size_t k = 0; k < static_cast<std::size_t>(nd); ++k)
-    for (std::size_t u = 0; u < nu; ++u)
-      for (std::size_t f = 0; f < nf; ++f) m6(k * nu + u, f) = ops.norm_fpts(f, k) * m3(u, f);
-
-  // Everything PyFR hands to the solver passes through opmat, which cleans once more.
-  auto out = [](Matrix m) {
-    clean(m.data);
-    return m;
-  };
-  ops.m132 = out(subtract(m1, matmul(m3, m2)));
-  ops.m460 = out(subtract(m4, matmul(m6, m0)));
-  ops.m0 = out(m0);
-  ops.m1 = out(m1);
-  ops.m2 = out(m2);
-  ops.m3 = out(m3);
-  ops.m4 = out(m4);
-  ops.m6 = out(m6);
+  detail::assemble(ops, m0, m1, m3, m4);
   return ops;
 }
 

@@ -14,6 +14,9 @@
 //   M8   nupts × nqpts        L2 projection from the quadrature points onto the nodal basis
 //   M9   d·nupts × d·nqpts    blockdiag(M8, ..., M8): the same for a vector field
 //   M1329 = (M1 − M3·M2)·M9   divergence of the flux at the qpts, projected back
+// and, for surface-flux anti-aliasing (add_surface_antialias), the flux points moved to each
+// face's quadrature rule, M3 replaced by M3·blockdiag(P_face) (P: L2 projection from the rule's
+// points onto the face's nodal basis) and M0, M2, M6, M132, M460 rebuilt on the new points.
 #pragma once
 
 #include <map>
@@ -45,6 +48,12 @@ struct ElementOperators {
   Matrix qpts;                       // nqpts × ndims
   std::vector<double> qwts;          // its weights
   Matrix m7, m8, m9, m1329;
+
+  // Surface-flux anti-aliasing (add_surface_antialias; empty until then): the face rule of each
+  // face kind ("line" → "gauss-legendre-n4-d7-pstu.txt") and its degree. fpts, fpts_face,
+  // norm_fpts and fpts_wts then hold the rules' points and weights.
+  std::map<std::string, std::string> surf_qrule_names;
+  std::map<std::string, int> surf_qdeg;
 };
 
 // The default solution point set of an element type (gauss-legendre, williams-shunn, ...), and

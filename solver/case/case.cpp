@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "base/error.hpp"
 #include "meshes/connectivity.hpp"
@@ -11,6 +12,7 @@
 #include "meshes/gmsh_import.hpp"
 #include "meshes/mesh_file.hpp"
 #include "operators/antialias.hpp"
+#include "operators/shapes.hpp"
 #include "solver/config/expression.hpp"
 #include "solver/physics/host.hpp"
 #include "solver/physics/physics.hpp"
@@ -139,7 +141,18 @@ Case build(config::Config cfg, const std::vector<Override>& overrides) {
     throw UserError(c.where("constants", "mu") + ": navier-stokes needs mu > 0");
   s.order = int(c.integer("solver", "order"));
   for (const auto& g : k.mesh.groups) s.upts[g.etype] = c.str("solver.points", g.etype);
-  s.antialias_flux = c.str("solver", "anti-alias") == "flux";
+  set_antialias(s, c.str("solver", "anti-alias"));
+  std::set<std::string> kinds;
+  for (const auto& g : k.mesh.groups)
+    for (const auto& f : operators::shape(g.etype).faces) kinds.insert(f.kind);
+  for (const auto& kind : kinds) {
+    s.face_quad_deg[kind] = int(c.integer("solver.face-quad-deg", kind));
+    if (s.antialias_surf) try {
+        operators::face_quadrule(kind, s.order, s.face_quad_deg[kind]);
+      } catch (const UserError& e) {
+        throw UserError(c.where("solver.face-quad-deg", kind) + ": " + e.what());
+      }
+  }
   for (const auto& g : k.mesh.groups) {
     s.quad_deg[g.etype] = int(c.integer("solver.quad-deg", g.etype));
     // A rule the tables lack fails here, naming the case file, not at the system's set-up.

@@ -290,6 +290,9 @@ int run_bench_matmul(const std::vector<std::string>& argv) {
       .option("etype", "LIST", "element types", "quad,hex,tri,tet")
       .option("order", "LIST", "orders, e.g. 1-6 or 2,4", "1-6")
       .option("operator", "LIST", "operators (anti-aliasing's: M7, M1329)", "M0,M3,M6,M132,M460")
+      .option("anti-alias", "A", "the operators as [solver] anti-alias makes them: surf-flux moves the "
+              "flux points to the face rules (M0, M3, M6, M132, M460 change shape); flux is implied "
+              "by M7 or M1329", "none")
       .option("precision", "P", "single or double", "double")
       .option("beta", "B", "beta for every operator: 0 or 1 (default: as the solver: M3, M6 1; others 0)")
       .option("n", "N", "columns of B and C", "50000")
@@ -345,7 +348,12 @@ int run_bench_matmul(const std::vector<std::string>& argv) {
   auto opnames = args.get_list("operator");
   // The anti-aliasing products (M7, M1329) are made with PyFR's default quadrature rule.
   const std::vector<std::string> antialias_ops = {"M7", "M1329"};
-  bool antialias = false;
+  const std::string aa = args.get("anti-alias");
+  if (aa != "none" && aa != "flux" && aa != "surf-flux" && aa != "flux,surf-flux")
+    throw UserError("bench matmul: --anti-alias: unknown value '" + aa +
+                    "' (choose from none, flux, surf-flux, flux,surf-flux)");
+  const bool surf = aa == "surf-flux" || aa == "flux,surf-flux";
+  bool antialias = aa == "flux" || aa == "flux,surf-flux";
   for (const auto& o : opnames) {
     const bool aa = std::find(antialias_ops.begin(), antialias_ops.end(), o) != antialias_ops.end();
     antialias |= aa;
@@ -381,6 +389,7 @@ int run_bench_matmul(const std::vector<std::string>& argv) {
   for (const auto& et : etypes)
     for (long order : orders) {
       auto ops = operators::build_operators(et, int(order));
+      if (surf) operators::add_surface_antialias(ops);
       if (antialias) operators::add_flux_antialias(ops);
       for (const auto& op : opnames) {
         Row r = bench_one(*be, st, et, int(order), op, operators::get(ops, op));

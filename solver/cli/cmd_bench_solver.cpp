@@ -74,17 +74,30 @@ struct Setup {
 };
 
 // The Taylor-Green box: Navier-Stokes, Re 1600, RK4 at a fixed step.
-// A provider named "NAME+aa" in --providers: NAME with flux anti-aliasing.
-std::pair<std::string, bool> provider_and_antialias(const std::string& prov) {
-  const std::string aa = "+aa";
-  if (prov.size() > aa.size() && prov.compare(prov.size() - aa.size(), aa.size(), aa) == 0)
-    return {prov.substr(0, prov.size() - aa.size()), true};
-  return {prov, false};
+// A provider named in --providers as NAME, NAME+aa (flux anti-aliasing), NAME+surf (surface-flux
+// anti-aliasing) or NAME+aa+surf (both).
+struct Label {
+  std::string prov;
+  bool flux = false, surf = false;
+  std::string antialias() const { return flux && surf ? "flux,surf-flux" : flux ? "flux" : surf ? "surf-flux" : "none"; }
+};
+
+Label parse_label(const std::string& label) {
+  Label l{label};
+  auto strip = [&](const std::string& suffix) {
+    const std::string& p = l.prov;
+    if (p.size() <= suffix.size() || p.compare(p.size() - suffix.size(), suffix.size(), suffix) != 0) return false;
+    l.prov.resize(p.size() - suffix.size());
+    return true;
+  };
+  l.surf = strip("+surf");
+  l.flux = strip("+aa");
+  return l;
 }
 
 Setup tgv_setup(kernels::Backend& be, const meshes::Mesh& mesh, int order, const std::string& prec,
                 const std::string& label) {
-  const auto [prov, antialias] = provider_and_antialias(label);
+  const Label l = parse_label(label);
   solver::SystemConfig cfg;
   cfg.phys.system = "navier-stokes";
   cfg.phys.ndims = 3;
@@ -92,8 +105,8 @@ Setup tgv_setup(kernels::Backend& be, const meshes::Mesh& mesh, int order, const
   cfg.phys.pr = 0.71;
   cfg.order = order;
   cfg.precision = kernels::parse_precision(prec, "bench solver: --precision");
-  cfg.matmul = prov;
-  cfg.antialias_flux = antialias;
+  cfg.matmul = l.prov;
+  solver::set_antialias(cfg, l.antialias());
   solver::IntegratorOptions io;
   io.dt = 1e-3;
   cfg.nregs = solver::Integrator::registers(io);
@@ -110,11 +123,11 @@ Setup tgv_setup(kernels::Backend& be, const meshes::Mesh& mesh, int order, const
 // every timed step does the same work (no rejected steps).
 Setup case_setup(kernels::Backend& be, const std::string& file, int order, const std::string& prec,
                  const std::string& label) {
-  const auto [prov, antialias] = provider_and_antialias(label);
+  const Label l = parse_label(label);
   std::vector<solver::Override> ov = {{"solver", "order", std::to_string(order), "--order"},
                                       {"backend", "precision", prec, "--precision"},
-                                      {"backend", "matmul", prov, "--providers"}};
-  if (antialias) ov.push_back({"solver", "anti-alias", "flux", "--providers"});
+                                      {"backend", "matmul", l.prov, "--providers"}};
+  if (l.flux || l.surf) ov.push_back({"solver", "anti-alias", l.antialias(), "--providers"});
   Setup s;
   s.kase = std::make_unique<solver::Case>(solver::load_case(file, ov));
   auto io = s.kase->intg;
@@ -232,7 +245,8 @@ int bench_solver(const std::vector<std::string>& argv) {
       .option("n", "N", "built-in box: N^3 hexes on [0, 2 pi]^3", "16")
       .option("order", "LIST", "orders", "1-4")
       .option("precision", "LIST", "single,double", "double,single")
-      .option("providers", "LIST", "matmul providers to compare; NAME+aa: NAME with flux anti-aliasing "
+      .option("providers", "LIST", "matmul providers to compare; NAME+aa: NAME with flux anti-aliasing, "
+                                   "NAME+surf with surface-flux anti-aliasing, NAME+aa+surf with both "
                                    "(generated,generated+aa times its cost)", "generated,blas")
       .option("steps", "N", "timed steps per configuration and repeat", "10")
       .option("repeats", "N", "rounds alternating the providers (the load of a shared machine "

@@ -28,7 +28,7 @@ ArgParser run_parser(const std::string& cmd, bool restart) {
               restart ? "polynomial order (overrides the file's and [solver] order); another "
                         "order than the file's projects its solution onto order P"
                       : "polynomial order (overrides [solver] order)")
-      .option("anti-alias", "A", "none or flux (overrides [solver] anti-alias)")
+      .option("anti-alias", "A", "none, flux, surf-flux or flux,surf-flux (overrides [solver] anti-alias)")
       .option("steps", "N", "stop after N steps (the writer saves the final state)")
       .flag("quiet", "no progress bar")
       .flag("no-plugins", "leave the case's plugins out (writer, forces, ...): only the blow-up "

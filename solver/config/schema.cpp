@@ -52,9 +52,14 @@ std::vector<SectionSpec> core() {
         {"ldg-tau", T::real, "0.1", "LDG tau penalty (navier-stokes)", {}, 0.0},
         {"viscosity-correction", T::choice, "none", "viscosity law", {"none", "sutherland"}},
         {"anti-alias", T::choice, "none",
-         "flux = over-integrate the volume flux: evaluate it at a quadrature rule's points "
-         "([solver.quad-deg]) and project its divergence back, as PyFR's anti-alias = flux",
-         {"none", "flux"}}}},
+         "over-integrate the nonlinear flux, as PyFR's [solver] anti-alias",
+         {"none", "flux", "surf-flux", "flux,surf-flux"}, -1e308, 1e308, false,
+         {"the flux at the solution points",
+          "the volume flux at a quadrature rule's points ([solver.quad-deg]), its divergence "
+          "projected back",
+          "the common flux at a symmetric rule's points on each face ([solver.face-quad-deg]), "
+          "projected onto the face's nodal basis before it is lifted",
+          "both"}}}},
       {"solver.quad-deg", "Anti-aliasing: the volume quadrature rule's strength per element type "
                           "(-1 = PyFR's default: 2p+3 quad and hex, 2p+1 tet, 2p+2 tri and pyr, 2p+4 pri).",
        {{"quad", T::integer, "-1", "quadrilaterals: the rule's degree (-1: 2p+3, (p+2)^2 Gauss-Legendre points)", {}, -1, 40},
@@ -63,6 +68,12 @@ std::vector<SectionSpec> core() {
         {"tet", T::integer, "-1", "tetrahedra: the rule's degree (-1: 2p+1)", {}, -1, 40},
         {"pri", T::integer, "-1", "prisms: the rule's degree (-1: 2p+4)", {}, -1, 40},
         {"pyr", T::integer, "-1", "pyramids: the rule's degree (-1: 2p+2)", {}, -1, 40}}},
+      {"solver.face-quad-deg", "Surface-flux anti-aliasing: the face quadrature rule's strength per "
+                               "face kind (-1 = PyFR's default: 2p+2 line and tri, 2p+3 quad). "
+                               "Only symmetric rules qualify.",
+       {{"line", T::integer, "-1", "edges of quadrilaterals and triangles: the rule's degree (-1: 2p+2)", {}, -1, 40},
+        {"tri", T::integer, "-1", "triangular faces: the rule's degree (-1: 2p+2)", {}, -1, 40},
+        {"quad", T::integer, "-1", "quadrilateral faces: the rule's degree (-1: 2p+3, (p+2)^2 Gauss-Legendre points)", {}, -1, 40}}},
       {"solver.points", "Solution point sets per element type.",
        {{"quad", T::choice, "gauss-legendre", "", {"gauss-legendre", "gauss-legendre-lobatto"}},
         {"hex", T::choice, "gauss-legendre", "", {"gauss-legendre", "gauss-legendre-lobatto"}},

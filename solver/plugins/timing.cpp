@@ -5,7 +5,10 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <numeric>
+#include <string>
+#include <utility>
 
 #include "solver/plugins/history.hpp"
 #include "solver/plugins/plugins_internal.hpp"
@@ -106,6 +109,15 @@ class Timing : public Plugin {
       std::printf("  anti-alias      flux, the flux at");
       for (const auto& op : ctx.sys.operators())
         std::printf(" %s %d points (degree %d)", op.etype.c_str(), op.nqpts, op.qdeg);
+      std::printf("\n");
+    }
+    if (ctx.sys.config().antialias_surf) {
+      std::printf("  anti-alias      surf-flux, the common flux at");
+      std::map<std::string, std::pair<std::string, int>> rules;
+      for (const auto& op : ctx.sys.operators())
+        for (const auto& [kind, file] : op.surf_qrule_names) rules[kind] = {file, op.surf_qdeg.at(kind)};
+      for (const auto& [kind, r] : rules)
+        std::printf(" %s faces %s (degree %d)", kind.c_str(), r.first.c_str(), r.second);
       std::printf("\n");
     }
     std::printf("  steps           %lld (%lld rejected), t = %.6g, scheme %s\n",

@@ -86,6 +86,11 @@ System::System(kernels::Backend& be, const meshes::Mesh& mesh, SystemConfig cfg,
   global_ndofs_ = int64_t(n);
 }
 
+void set_antialias(SystemConfig& cfg, const std::string& value) {
+  cfg.antialias_flux = value == "flux" || value == "flux,surf-flux";
+  cfg.antialias_surf = value == "surf-flux" || value == "flux,surf-flux";
+}
+
 // Operators and geometry per group, and the faces between elements, boundaries and parts.
 void System::build_operators_and_interfaces(const meshes::MeshPart* part) {
   const int nd = mesh_.ndims;
@@ -94,6 +99,8 @@ void System::build_operators_and_interfaces(const meshes::MeshPart* part) {
     auto it = cfg_.upts.find(g.etype);
     ops_.push_back(operators::build_operators(g.etype, cfg_.order,
                                               it == cfg_.upts.end() ? "" : it->second));
+    // The surface part first: the volume part's M1329 holds M3·M2, which it changes.
+    if (cfg_.antialias_surf) operators::add_surface_antialias(ops_.back(), cfg_.face_quad_deg);
     if (cfg_.antialias_flux) {
       auto q = cfg_.quad_deg.find(g.etype);
       operators::add_flux_antialias(ops_.back(), q == cfg_.quad_deg.end() ? -1 : q->second);

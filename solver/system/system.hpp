@@ -46,6 +46,12 @@ struct SystemConfig {
   // quad_deg gives the rule's strength per element type (absent or < 0: PyFR's default).
   bool antialias_flux = false;
   std::map<std::string, int> quad_deg;
+  // Surface-flux anti-aliasing (PyFR's `anti-alias = surf-flux`): the flux points moved to a
+  // symmetric quadrature rule on each face, the common flux projected onto the face's nodal
+  // basis before it is lifted; face_quad_deg gives the rule's strength per face kind (line,
+  // tri, quad; absent or < 0: PyFR's default).
+  bool antialias_surf = false;
+  std::map<std::string, int> face_quad_deg;
   kernels::Precision precision = kernels::Precision::double_;
   std::string matmul = "auto";
   int nregs = 1;                            // solution registers the integrator uses
@@ -54,6 +60,10 @@ struct SystemConfig {
   // makes them read every point's, as curved ones do (a test compares the two).
   bool uniform_metrics = true;
 };
+
+// Sets antialias_flux and antialias_surf from a value of [solver] anti-alias ("none", "flux",
+// "surf-flux" or "flux,surf-flux"); false for both on another value (the schema rejects it).
+void set_antialias(SystemConfig& cfg, const std::string& value);
 
 class Halo;
 struct StepFloor;

@@ -18,18 +18,9 @@ using frmini::UserError;
 using frmini::operators::test::Poly;
 using frmini::operators::test::Reference;
 using frmini::operators::test::read_reference;
+using frmini::operators::test::reldiff;
 
 namespace {
-
-
-// Largest entry difference relative to the reference's largest magnitude (at least 1).
-double reldiff(const Matrix& a, const Matrix& b) {
-  REQUIRE(a.rows == b.rows);
-  REQUIRE(a.cols == b.cols);
-  double err = 0.0;
-  for (std::size_t k = 0; k < a.data.size(); ++k) err = std::max(err, std::abs(a.data[k] - b.data[k]));
-  return err / std::max(1.0, max_abs(b));
-}
 
 double distance_from_identity(const Matrix& a) {
   double e = 0.0;

@@ -170,4 +170,13 @@ inline Reference read_reference(const std::string& path) {
   return ref;
 }
 
+// Largest entry difference relative to the reference's largest magnitude (at least 1).
+inline double reldiff(const Matrix& a, const Matrix& b) {
+  REQUIRE(a.rows == b.rows);
+  REQUIRE(a.cols == b.cols);
+  double err = 0.0;
+  for (std::size_t k = 0; k < a.data.size(); ++k) err = std::max(err, std::abs(a.data[k] - b.data[k]));
+  return err / std::max(1.0, max_abs(b));
+}
+
 }  // namespace frmini::operators::test

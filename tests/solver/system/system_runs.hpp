@@ -63,7 +63,8 @@ struct VortexRun {
   int steps = 20;
   std::string system = "euler";
   double ldg_beta = 0.5;
-  bool curved = true, uniform_metrics = true, antialias = false;
+  bool curved = true, uniform_metrics = true;
+  std::string antialias = "none";  // as [solver] anti-alias
   std::vector<double>*totals0 = nullptr, *totals1 = nullptr;  // conserved totals before, after
   bool* affine = nullptr;                                      // whether the group was affine
 };
@@ -84,7 +85,7 @@ inline std::vector<std::vector<double>> vortex_run(kernels::Backend& be, const V
   cfg.order = 3;
   cfg.matmul = o.matmul;
   cfg.uniform_metrics = o.uniform_metrics;
-  cfg.antialias_flux = o.antialias;
+  solver::set_antialias(cfg, o.antialias);
   solver::IntegratorOptions io;
   io.dt = 0.01;
   cfg.nregs = solver::Integrator::registers(io);
@@ -105,7 +106,8 @@ inline std::vector<std::vector<double>> vortex_run(kernels::Backend& be, const V
 
 // The vortex advanced 20 steps with generated kernels on two backends (or two settings of
 // one), Euler and Navier-Stokes: the solutions agree to `tol`.
-inline void check_same_vortex(kernels::Backend& x, kernels::Backend& y, double tol, bool antialias = false) {
+inline void check_same_vortex(kernels::Backend& x, kernels::Backend& y, double tol,
+                              const std::string& antialias = "none") {
   for (std::string sys : {"euler", "navier-stokes"}) {
     INFO(sys);
     VortexRun o;
@@ -117,7 +119,7 @@ inline void check_same_vortex(kernels::Backend& x, kernels::Backend& y, double t
 
 // A uniform flow gives a zero RHS on `mesh` (Euler and Navier-Stokes, cpu, generated kernels).
 inline void check_free_stream(const meshes::Mesh& mesh, const std::map<std::string, solver::BcSpec>& bcs,
-                              int order, bool antialias = false) {
+                              int order, const std::string& antialias = "none") {
   auto be = kernels::make_backend("cpu");
   for (std::string sys : {"euler", "navier-stokes"}) {
     INFO(sys);
@@ -129,7 +131,7 @@ inline void check_free_stream(const meshes::Mesh& mesh, const std::map<std::stri
     cfg.matmul = "generated";
     cfg.nregs = 2;
     cfg.bcs = bcs;
-    cfg.antialias_flux = antialias;
+    solver::set_antialias(cfg, antialias);
     solver::System s(*be, mesh, cfg);
     // (rho, u, v[, w], p): the same free stream the far field is given.
     std::vector<double> prim = mesh.ndims == 2 ? std::vector<double>{1.0, 0.3, -0.2, 1.0 / 1.4}
