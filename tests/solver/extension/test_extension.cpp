@@ -15,6 +15,7 @@
 #include "solver/plugins/plugin.hpp"
 #include "solver/run/runner.hpp"
 #include "tests/frmini_catch.hpp"
+#include "tests/support/vortex_case.hpp"
 
 using namespace frmini;
 namespace fs = std::filesystem;
@@ -38,33 +39,9 @@ std::string with_help(const std::string& kern, const std::string& help) {
   return out;
 }
 
-// The isentropic vortex on a periodic 4 x 4 box of quads at p = 2 (as test_tavg's), writing
-// its solution at the start and after `steps` RK4 steps of 0.05; `extra` ends the case.
-const char* vortex_case = R"toml(
-[backend]
-matmul = "generated"
-[constants]
-S = 13.5
-M = 0.4
-R = 1.5
-[mesh]
-generator = "box-quad"
-[mesh.options]
-n = 4
-length = 20.0
-[solver]
-system = "euler"
-order = 2
-riemann-solver = "@RSOLVER@"
-[time]
-scheme = "rk4"
-dt = 0.05
-tend = 1.0
-[ics]
-rho = "(1 - S^2*M^2*(gamma - 1)*exp(2*(1 - (x-10)^2 - (y-10)^2)/(2*R^2))/(8*pi^2))^(1/(gamma - 1))"
-u = "S*(y-10)*exp((1 - (x-10)^2 - (y-10)^2)/(2*R^2))/(2*pi*R)"
-v = "1 - S*(x-10)*exp((1 - (x-10)^2 - (y-10)^2)/(2*R^2))/(2*pi*R)"
-p = "(1 - S^2*M^2*(gamma - 1)*exp(2*(1 - (x-10)^2 - (y-10)^2)/(2*R^2))/(8*pi^2))^(gamma/(gamma - 1))/(gamma*M^2)"
+// The vortex (tests/support/vortex_case.hpp) with Riemann solver @RSOLVER@, writing its
+// solution at the start and every 0.25; `extra` ends the case.
+const std::string vortex_case = test::vortex_case_text("@RSOLVER@") + R"toml(
 [plugins.writer]
 dt-out = 0.25
 basedir = "@DIR@"

@@ -8,6 +8,7 @@
 #include "solver/plugins/time_average.hpp"
 #include "solver/run/runner.hpp"
 #include "tests/frmini_catch.hpp"
+#include "tests/support/vortex_case.hpp"
 
 using namespace frmini;
 
@@ -106,33 +107,8 @@ fs::path run_in_temp(std::string text, long steps) {
   return dir;
 }
 
-// The isentropic vortex (as tests/solver/cases/small-vortex.toml) on a periodic box of quads:
-// unsteady, so a wrong weight or window shows.
-const char* vortex_case = R"toml(
-[backend]
-matmul = "generated"
-[constants]
-S = 13.5
-M = 0.4
-R = 1.5
-[mesh]
-generator = "box-quad"
-[mesh.options]
-n = 4
-length = 20.0
-[solver]
-system = "euler"
-order = 2
-riemann-solver = "hllc"
-[time]
-scheme = "rk4"
-dt = 0.05
-tend = 1.0
-[ics]
-rho = "(1 - S^2*M^2*(gamma - 1)*exp(2*(1 - (x-10)^2 - (y-10)^2)/(2*R^2))/(8*pi^2))^(1/(gamma - 1))"
-u = "S*(y-10)*exp((1 - (x-10)^2 - (y-10)^2)/(2*R^2))/(2*pi*R)"
-v = "1 - S*(x-10)*exp((1 - (x-10)^2 - (y-10)^2)/(2*R^2))/(2*pi*R)"
-p = "(1 - S^2*M^2*(gamma - 1)*exp(2*(1 - (x-10)^2 - (y-10)^2)/(2*R^2))/(8*pi^2))^(gamma/(gamma - 1))/(gamma*M^2)"
+// The vortex (tests/support/vortex_case.hpp) with the writer and the time average.
+const std::string vortex_case = test::vortex_case_text() + R"toml(
 [plugins.writer]
 dt-out = 0.05
 basedir = "@DIR@"
