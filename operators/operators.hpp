@@ -50,7 +50,7 @@ struct ElementOperators {
   Matrix m7, m8, m9, m1329;
 
   // Surface-flux anti-aliasing (add_surface_antialias; empty until then): the face rule of each
-  // face kind ("line" → "gauss-legendre-n4-d7-pstu.txt") and its degree. fpts, fpts_face,
+  // face kind ("line" → "gauss-legendre-n4-d7-spu.txt") and its degree. fpts, fpts_face,
   // norm_fpts and fpts_wts then hold the rules' points and weights.
   std::map<std::string, std::string> surf_qrule_names;
   std::map<std::string, int> surf_qdeg;

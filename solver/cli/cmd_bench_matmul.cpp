@@ -291,7 +291,7 @@ int run_bench_matmul(const std::vector<std::string>& argv) {
       .option("order", "LIST", "orders, e.g. 1-6 or 2,4", "1-6")
       .option("operator", "LIST", "operators (anti-aliasing's: M7, M1329)", "M0,M3,M6,M132,M460")
       .option("anti-alias", "A", "the operators as [solver] anti-alias makes them: surf-flux moves the "
-              "flux points to the face rules (M0, M3, M6, M132, M460 change shape); flux is implied "
+              "flux points to the face rules (M0, M3 and M6 change shape and turn dense); flux is implied "
               "by M7 or M1329", "none")
       .option("precision", "P", "single or double", "double")
       .option("beta", "B", "beta for every operator: 0 or 1 (default: as the solver: M3, M6 1; others 0)")
