@@ -188,7 +188,9 @@ with open('nocl.csv', 'w') as f:
 for args, msg in ((['--tstart', '50', '--tend', '40'], '--tend 40 must come after --tstart 50'),
                   (['--batches', '80'], '--batches 80: only'),
                   (['--batches', '2'], '--batches 2: needs at least 3 batches'),
-                  (['--tavg', 'x.h5'], '--tavg needs --case')):
+                  (['--tavg', 'x.h5'], '--tavg needs --case'),
+                  (['--tavg', 'x.h5', '--case', 'c.toml', '--frmini', '/nonexistent/frmini'],
+                   '--frmini /nonexistent/frmini: no such executable')):
     r = subprocess.run(cmd + args, capture_output=True, text=True)
     truth(f'refused: {" ".join(args)}', r.returncode == 2 and msg in r.stderr and r.stderr.count('\n') == 1,
           repr(r.stderr))
