@@ -159,6 +159,47 @@ Spec negdivconf(const Options& o, int npts, bool affine) {
   return s;
 }
 
+Spec tavg_sample(const Options& o, int npts, const std::vector<std::pair<int, int>>& pairs) {
+  const int nv = o.nvars();
+  Spec s;
+  s.name = pairs.empty() ? "tavg" : "tavg_moments";
+  s.space = Space::element_points;
+  s.args = {{"u", ArgKind::field, Intent::in, {nv}},
+            {"sum", ArgKind::field, Intent::inout, {nv}},
+            {"prev", ArgKind::field, Intent::inout, {nv}}};
+  if (!pairs.empty()) {
+    s.args.push_back({"sum2", ArgKind::field, Intent::inout, {int(pairs.size())}});
+    s.functions = "#define TAVG_PAIRS";
+    for (std::size_t k = 0; k < pairs.size(); ++k)
+      s.functions += " TAVG_PAIR(" + std::to_string(k) + ", " + std::to_string(pairs[k].first) +
+                     ", " + std::to_string(pairs[k].second) + ")";
+    s.functions += "\n";
+  }
+  s.args.push_back({"dt", ArgKind::scalar, Intent::in, {}});
+  s.body = source("kernels/tavg.kern");
+  s.defines = defines(o);
+  s.defines["NPTS"] = std::to_string(npts);
+  return s;
+}
+
+Spec wall_force(const Options& o, int nupts) {
+  const int nd = o.ndims, nv = o.nvars();
+  Spec s;
+  s.name = "wall_force";
+  s.space = Space::points;
+  s.args = {{"ue", ArgKind::view, Intent::in, {nupts, nv}}, {"m0", ArgKind::array, Intent::in, {nupts}}};
+  if (o.viscous()) {
+    s.args.push_back({"gop", ArgKind::array, Intent::in, {nd, nupts}});
+    s.functions = source("navier_stokes/flux.kern") + "\n";
+  }
+  s.args.push_back({"wn", ArgKind::array, Intent::in, {nd}});
+  s.args.push_back({"fo", ArgKind::array, Intent::out, {2 * nd}});
+  s.body = source("kernels/forces.kern");
+  s.defines = defines(o);
+  s.defines["NUPTS"] = std::to_string(nupts);
+  return s;
+}
+
 Spec intcflux(const Options& o) {
   const int nd = o.ndims, nv = o.nvars();
   Spec s;

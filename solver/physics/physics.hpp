@@ -6,6 +6,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/pointwise/spec.hpp"
@@ -79,6 +80,19 @@ kernels::pointwise::Spec gradcoru_tflux(const Options& o, int npts, bool affine 
 // The initial condition: `values` maps rho, u, v, w, p to C expressions of x, y, z.
 kernels::pointwise::Spec ics(const Options& o, int npts,
                              const std::map<std::string, std::string>& values);
+
+// One sample of the time average (kernels/tavg.kern): the primitive variables of `u` added
+// to the running sums `sum` (trapezoid) and, per pair of primitive variables in `pairs`, to
+// `sum2` (the integral of the product of the linear pieces), over the scalar `dt` since the
+// last sample `prev`, which it then replaces. Without pairs the spec has no `sum2`.
+kernels::pointwise::Spec tavg_sample(const Options& o, int npts,
+                                     const std::vector<std::pair<int, int>>& pairs);
+
+// The force at a wall's flux points (kernels/forces.kern), a `points` kernel over the wall
+// points of one element group with `nupts` solution points: per point the element's solution
+// (a view of nupts x nvars values), its M0 row, for Navier-Stokes its rows of the physical
+// gradient operator, and its weighted normal; out, the pressure and viscous force parts.
+kernels::pointwise::Spec wall_force(const Options& o, int nupts);
 
 // LDG at beta = +1/2 (1) or -1/2 (-1) takes the common solution from one side and the viscous
 // flux from the other, so the interface kernels read one side's gradients only, and the

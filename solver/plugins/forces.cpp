@@ -14,7 +14,7 @@
 #include "solver/plugins/force_stats.hpp"
 #include "solver/plugins/plugins_internal.hpp"
 #include "solver/plugins/sampled_history.hpp"
-#include "solver/system/element_gather.hpp"
+#include "solver/plugins/forces_device.hpp"
 #include "solver/system/gradients.hpp"
 
 namespace frmini::solver {
@@ -199,7 +199,7 @@ class Forces : public SampledHistory {
     static const char* ax = "xyz";
     const int nd = ctx.sys.ndims();
     reference(ctx);
-    gather_ = std::make_unique<ElementGather>(ctx.sys, boundary_elements(ctx.sys, boundary_));
+    device_ = std::make_unique<DeviceSurfaceForce>(ctx.sys, boundary_);
     std::string head = "step,t";
     for (const char* part : {"p", "v"})
       for (int d = 0; d < nd; ++d) head += std::string(",") + part + ax[d];
@@ -258,9 +258,7 @@ class Forces : public SampledHistory {
     // below is the sample's alone (its download would otherwise wait for the whole step).
     ctx.sys.backend().synchronize();
     const auto t0 = std::chrono::steady_clock::now();
-    gather_->download(ctx.intg.current());
-    SurfaceForce f = surface_force(
-        ctx.sys, [this](int g, int64_t e) { return gather_->values(g, e); }, boundary_);
+    SurfaceForce f = device_->compute(ctx.intg.current());
     if (ctx.dist) {
       // Each rank integrates over its part of the boundary.
       ctx.dist->comm().sum(f.pressure.data(), f.pressure.size());
@@ -300,13 +298,13 @@ class Forces : public SampledHistory {
     write_text_atomically(summary_, csv);
     ctx.report.push_back("forces on " + boundary_ + ": " + refs_);
     if (!sample_s_.empty()) {
-      // What a sample costs: the boundary elements' gather, their download and the integral.
+      // What a sample costs: the integral on the device and the download of its sums.
       std::vector<double> s = sample_s_;
       std::nth_element(s.begin(), s.begin() + std::ptrdiff_t(s.size() / 2), s.end());
       ctx.report.push_back("  " + std::to_string(sample_s_.size()) + " samples, median " +
-                           fmt("%.3g", s[s.size() / 2] * 1e3) + " ms each, " +
-                           std::to_string(gather_->bytes()) + " bytes downloaded each (the " +
-                           std::to_string(gather_->nelements()) + " elements on the boundary)");
+                           fmt("%.3g", s[s.size() / 2] * 1e3) + " ms each, integrated on the "
+                           "device over the " + std::to_string(device_->npoints()) +
+                           " flux points of the boundary");
     }
     ctx.report.push_back("  t " + fmt("%.6g", s.t0) + " to " + fmt("%.6g", s.t1) + ": mean Cd " +
                          fmt("%.5g", s.mean_cd) + ", rms Cl " + fmt("%.5g", s.rms_cl) +
@@ -318,7 +316,7 @@ class Forces : public SampledHistory {
   std::string boundary_;
   std::filesystem::path file_, summary_;
   std::string refs_;
-  std::unique_ptr<ElementGather> gather_;
+  std::unique_ptr<DeviceSurfaceForce> device_;
   std::vector<double> sample_s_;  // wall seconds of each sample
   ForceStatsOptions stats_;
   double qref_ = 1, aref_ = 1, lref_ = 1, uref_ = 1;

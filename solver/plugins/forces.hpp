@@ -3,8 +3,8 @@
 //   F_p = sum w |pnorm| p n,   F_v = -sum w |pnorm| tau.n,
 // n the element's outward unit normal (into the body on a wall). The solution and its
 // gradient are the element polynomials evaluated at the flux points (the gradient uncorrected,
-// as PyFR's plugin does), on the host, from the boundary's elements only: the plugin gathers
-// their solution on the device (element_gather.hpp) and downloads that. The plugin adds the
+// as PyFR's plugin does). surface_force does it on the host from a downloaded solution; the
+// plugin does the same integral on the device (forces_device.hpp). The plugin adds the
 // coefficients C = F / (q S) (Cd, Cl, Cz along x, y, z) and, at the end of a run, the
 // statistics of force_stats.hpp in the run report and a summary CSV.
 #pragma once

@@ -1,6 +1,7 @@
 // The time-average plugin ([plugins.tavg], PyFR's tavg in its continuous mode): from tstart,
 // every nsteps steps, the primitive variables rho, u, v[, w], p at the solution points join a
-// running time-weighted mean (time_average.hpp) over [tstart, t]; every dt-out the mean so far
+// running time-weighted mean (time_average.hpp) over [tstart, t], accumulated on the device
+// (time_average_device.hpp: a sample moves nothing to the host); every dt-out the mean so far
 // is written as a solution file whose `variables` attribute is "primitive-mean", so every
 // reader of solutions (export) reads it and restart refuses it. Mean fields of a statistically
 // steady flow (mean Cd, the recirculation length) come from these files. With `moments`, the
@@ -10,12 +11,13 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <memory>
 
 #include "base/error.hpp"
 #include "solver/case/distributed.hpp"
 #include "solver/io/solution_file.hpp"
 #include "solver/plugins/plugins_internal.hpp"
-#include "solver/plugins/time_average.hpp"
+#include "solver/plugins/time_average_device.hpp"
 
 namespace frmini::solver {
 
@@ -35,12 +37,8 @@ class TimeAveragePlugin : public Plugin {
 
   void start(RunContext& ctx) override {
     check_output_folder(dir_.empty() ? "." : dir_, dir_where_);  // before the first step
-    if (with_moments_) {
-      std::vector<std::size_t> nupts;
-      for (const auto& l : ctx.sys.layout()) nupts.push_back(std::size_t(l.nupts));
-      moments_ = velocity_pressure_moments(ctx.sys.ndims());
-      acc_ = TimeAverage(ctx.sys.nvars(), nupts, moments_.pairs);
-    }
+    if (with_moments_) moments_ = velocity_pressure_moments(ctx.sys.ndims());
+    acc_ = std::make_unique<DeviceTimeAverage>(ctx.sys, moments_.pairs);
     const double t = ctx.intg.state().t;
     // Output k is due at tstart + k dt_out, counted from tstart as the writer counts from t0.
     k_ = t <= tstart_ ? 1 : int64_t(std::floor((t - tstart_) / dt_out_ + 1e-9)) + 1;
@@ -49,13 +47,13 @@ class TimeAveragePlugin : public Plugin {
   }
   // Lands on tstart, so the window starts exactly there, and on every output time.
   double next_time(const RunContext&) const override {
-    return acc_.empty() ? tstart_ : tstart_ + double(k_) * dt_out_;
+    return !acc_ || acc_->empty() ? tstart_ : tstart_ + double(k_) * dt_out_;
   }
   void after_step(RunContext& ctx) override {
     const auto& st = ctx.intg.state();
     if (st.t < tstart_ - tol(tstart_)) return;
-    const bool due = !acc_.empty() && st.t >= next_time(ctx) - tol(next_time(ctx));
-    if (acc_.empty() || due || (st.nsteps - first_step_) % nsteps_ == 0) sample(ctx);
+    const bool due = !acc_->empty() && st.t >= next_time(ctx) - tol(next_time(ctx));
+    if (acc_->empty() || due || (st.nsteps - first_step_) % nsteps_ == 0) sample(ctx);
     if (due) {
       write(ctx);
       ++k_;
@@ -68,20 +66,16 @@ class TimeAveragePlugin : public Plugin {
   }
   // A run that stops between outputs still leaves its mean so far.
   void finish(RunContext& ctx) override {
-    if (acc_.empty()) return;
-    if (acc_.tlast() < ctx.intg.state().t) sample(ctx);
-    if (acc_.tlast() > last_written_) write(ctx);
+    if (!acc_ || acc_->empty()) return;
+    if (acc_->tlast() < ctx.intg.state().t) sample(ctx);
+    if (acc_->tlast() > last_written_) write(ctx);
   }
 
  private:
   static double tol(double t) { return 1e-12 * std::max(1.0, std::abs(t)); }
   void sample(RunContext& ctx) {
-    if (acc_.empty()) first_step_ = ctx.intg.state().nsteps;
-    auto u = ctx.sys.download_solution(ctx.intg.current());
-    std::vector<std::size_t> nupts;
-    for (const auto& l : ctx.sys.layout()) nupts.push_back(std::size_t(l.nupts));
-    conserved_to_primitive(u, ctx.sys.ndims(), nupts, ctx.sys.config().phys.gamma);
-    acc_.add(ctx.intg.state().t, u);
+    if (acc_->empty()) first_step_ = ctx.intg.state().nsteps;
+    acc_->add(ctx.intg.state().t, ctx.intg.current());
   }
   // A restart continues the mean that the stopped run left in basedir: of the primitive-mean
   // files of this mesh whose window ends at the restart time (the earlier run writes one when
@@ -125,8 +119,7 @@ class TimeAveragePlugin : public Plugin {
     }
     SolutionFile f = read_solution(best.string());
     auto local = [&](const GroupFields& whole) { return ctx.dist ? ctx.dist->scatter(whole) : whole; };
-    const GroupFields last = acc_.mean();  // the one sample taken at t
-    acc_.resume(f.window_start, t, local(f.soln), last, with_moments_ ? local(f.moments) : GroupFields{});
+    acc_->resume(f.window_start, local(f.soln), with_moments_ ? local(f.moments) : GroupFields{});
     last_written_ = t;
     if (ctx.root())
       std::printf("tavg: continuing the mean over [%g, %g] of %s\n", f.window_start, t,
@@ -137,13 +130,13 @@ class TimeAveragePlugin : public Plugin {
   // element); the file is gathered into the whole mesh's layout and rank 0 writes it.
   void write(RunContext& ctx) {
     const std::string n = output_name(base_, ctx.intg.state().t, count_++);
-    SolutionFile f = whole_solution(ctx, acc_.mean());
-    if (with_moments_) f.moments = ctx.dist ? ctx.dist->gather(acc_.moments()) : acc_.moments();
-    last_written_ = acc_.tlast();
+    SolutionFile f = whole_solution(ctx, acc_->mean());
+    if (with_moments_) f.moments = ctx.dist ? ctx.dist->gather(acc_->moments()) : acc_->moments();
+    last_written_ = acc_->tlast();
     if (!ctx.root()) return;
     f.variables = "primitive-mean";
     if (with_moments_) f.moment_names = moments_.names;
-    f.window_start = acc_.tfirst();
+    f.window_start = acc_->tfirst();
     const auto path = dir_ / (n + ".h5");
     std::filesystem::create_directories(path.parent_path().empty() ? "." : path.parent_path());
     write_solution(path.string(), f);
@@ -155,7 +148,7 @@ class TimeAveragePlugin : public Plugin {
   std::string base_, dir_where_;
   bool with_moments_;
   Moments moments_;  // none without `moments`
-  TimeAverage acc_;
+  std::unique_ptr<DeviceTimeAverage> acc_;  // made in start(), on the run's system
   int64_t k_ = 1, first_step_ = 0;
   int count_ = 0;
   double last_written_ = -1e308;
