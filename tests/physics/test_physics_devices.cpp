@@ -29,6 +29,11 @@ std::vector<Spec> all_specs() {
       out.push_back(physics::tflux(o, 64, true, 27));
       out.push_back(physics::negdivconf(o, 27));
       out.push_back(physics::ics(o, 27, values));
+      // The plugins' kernels: a time-average sample, with and without moments, and a wall's
+      // force from an element of 27 solution points.
+      out.push_back(physics::tavg_sample(o, 27, {}));
+      out.push_back(physics::tavg_sample(o, 27, {{1, 1}, {1, 2}, {nd + 1, nd + 1}}));
+      out.push_back(physics::wall_force(o, 27));
       for (const auto& rs : physics::riemann_solvers()) {
         o.riemann = rs.name;
         out.push_back(physics::intcflux(o));
