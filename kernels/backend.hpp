@@ -32,6 +32,9 @@ struct BackendOptions {
   // operation that makes or reads one takes a microcode assist of about a hundred cycles.
   bool flush_denormals = true;
   bool verbose = false;     // log compilations, cache hits, tuning decisions to stderr
+  // cuda: the launches between two host waits run as CUDA graphs, captured once and replayed
+  // (kernels/cuda/step_graphs.hpp).
+  bool graphs = false;
 };
 
 // Measured once per device and cached on disk (kernels/cache.hpp); GB/s = 1e9 bytes/s,
@@ -54,6 +57,8 @@ class Backend {
 
   virtual const std::string& name() const = 0;     // "cpu" | "opencl" | "cuda"
   virtual std::string device_description() const = 0;  // for reports and cache keys
+  // What the backend has to say in a run's report (cuda: its graphs' counts); "" for nothing.
+  virtual std::string notes() const { return ""; }
   // BackendOptions::verbose: log compilations, cache hits and tuning decisions to stderr.
   virtual bool verbose() const { return false; }
 

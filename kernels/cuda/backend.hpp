@@ -6,6 +6,8 @@
 
 #include <cuda.h>
 
+#include <functional>
+#include <initializer_list>
 #include <memory>
 #include <optional>
 #include <string>
@@ -13,6 +15,7 @@
 
 #include "kernels/backend.hpp"
 #include "kernels/cuda/compiler.hpp"
+#include "kernels/cuda/step_graphs.hpp"
 
 namespace frmini::kernels::cuda {
 
@@ -31,7 +34,8 @@ class CudaBuffer : public Buffer {
 
 class CudaModule : public Module {
  public:
-  CudaModule(const Driver& d, const CompileResult& r);
+  // `unloading` runs before the module goes (the backend's graphs forget its functions).
+  CudaModule(const Driver& d, const CompileResult& r, std::function<void()> unloading = {});
   ~CudaModule() override;
   CUfunction function(const std::string& name) const;
   const CompileResult& compiled() const { return compiled_; }
@@ -40,7 +44,10 @@ class CudaModule : public Module {
   const Driver& d_;
   CUmodule mod_ = nullptr;
   CompileResult compiled_;
+  std::function<void()> unloading_;
 };
+
+class DriverGraphs;
 
 class CudaBackend : public Backend {
  public:
@@ -78,9 +85,29 @@ class CudaBackend : public Backend {
   int arch() const { return arch_; }  // 90 for sm_90
   const std::string& device_name() const { return devname_; }  // e.g. "NVIDIA H200"
   bool verbose() const { return opts_.verbose; }
-  // Launches `f` on the default stream; `args` are pointers to the arguments.
-  void launch(CUfunction f, std::size_t grid, unsigned bx, unsigned by, void** args);
+  // One kernel argument: where its value is and its size in bytes.
+  struct Param {
+    const void* value;
+    std::size_t size;
+  };
+  // Launches `f` on the backend's stream with a grid of `grid` x `gy` blocks of bx x by
+  // threads (with graphs on: into the segment, step_graphs.hpp).
+  void launch(CUfunction f, std::size_t grid, unsigned bx, unsigned by,
+              std::initializer_list<Param> params, unsigned gy = 1) {
+    launch(f, grid, bx, by, std::vector<Param>(params), gy);
+  }
+  void launch(CUfunction f, std::size_t grid, unsigned bx, unsigned by,
+              const std::vector<Param>& params, unsigned gy = 1);
+  // A library call on stream(), named by `key` with all its operands (with graphs on: into
+  // the segment, captured as the library launches it).
+  void library(std::string key, std::function<void()> call);
+  // The stream every launch and library call goes to (created with the backend; it waits for,
+  // and is waited for by, the synchronous copies on the default stream).
+  CUstream stream() const { return stream_; }
+  // Runs the deferred launches (graphs on); every copy and wait does it first.
+  void flush();
   static CUdeviceptr ptr(const Buffer& b) { return static_cast<const CudaBuffer&>(b).ptr(); }
+  std::string notes() const override;
 
  private:
   const Driver& d_;
@@ -95,6 +122,9 @@ class CudaBackend : public Backend {
   std::vector<std::shared_ptr<matmul::Provider>> providers_;
   std::shared_ptr<CudaModule> reduce_module_[2];  // reduce.cpp: [float, double], on first use
   std::unique_ptr<Buffer> reduce_part_;
+  CUstream stream_ = nullptr;
+  std::unique_ptr<DriverGraphs> gx_;
+  std::shared_ptr<StepGraphs> graphs_;  // shared: a module outliving the backend checks it
 };
 
 }  // namespace frmini::kernels::cuda

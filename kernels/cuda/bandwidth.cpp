@@ -34,12 +34,16 @@ const Bandwidth& CudaBackend::bandwidth() {
   long ln = long(n);
   double s = 3.0;
   CUfunction fc = mod->function("bw_copy"), ft = mod->function("bw_triad");
-  void* copy_args[] = {&ln, &pa, &pc};
-  void* triad_args[] = {&ln, &pa, &pb, &pc, &s};
   std::size_t grid = (n + 255) / 256;
   auto best = [](std::vector<double> t) { return *std::min_element(t.begin(), t.end()); };
-  double tc = best(time_runs([&] { launch(fc, grid, 256, 1, copy_args); }, 2, 10));
-  double tt = best(time_runs([&] { launch(ft, grid, 256, 1, triad_args); }, 2, 10));
+  double tc = best(time_runs(
+      [&] { launch(fc, grid, 256, 1, {{&ln, sizeof ln}, {&pa, sizeof pa}, {&pc, sizeof pc}}); }, 2, 10));
+  double tt = best(time_runs(
+      [&] {
+        launch(ft, grid, 256, 1,
+               {{&ln, sizeof ln}, {&pa, sizeof pa}, {&pb, sizeof pb}, {&pc, sizeof pc}, {&s, sizeof s}});
+      },
+      2, 10));
   Bandwidth bw{2.0 * 8.0 * double(n) / tc * 1e-9, 3.0 * 8.0 * double(n) / tt * 1e-9};
   char text[64];
   std::snprintf(text, sizeof text, "%.3f %.3f\n", bw.copy_gbs, bw.triad_gbs);

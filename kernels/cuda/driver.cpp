@@ -62,6 +62,17 @@ Loaded load() {
   FRMINI_RESOLVE(EventElapsedTime, cuEventElapsedTime)
   FRMINI_RESOLVE(GetErrorString, cuGetErrorString)
   FRMINI_RESOLVE(GetErrorName, cuGetErrorName)
+  FRMINI_RESOLVE(StreamCreate, cuStreamCreate)
+  FRMINI_RESOLVE(StreamDestroy, cuStreamDestroy)
+  // Optional: without them the backend runs without graphs.
+  resolve(h, FRMINI_STR(cuStreamBeginCapture), l.d.StreamBeginCapture);
+  resolve(h, FRMINI_STR(cuStreamEndCapture), l.d.StreamEndCapture);
+  resolve(h, FRMINI_STR(cuStreamGetCaptureInfo), l.d.StreamGetCaptureInfo);
+  resolve(h, FRMINI_STR(cuGraphInstantiate), l.d.GraphInstantiate);
+  resolve(h, FRMINI_STR(cuGraphLaunch), l.d.GraphLaunch);
+  resolve(h, FRMINI_STR(cuGraphExecDestroy), l.d.GraphExecDestroy);
+  resolve(h, FRMINI_STR(cuGraphDestroy), l.d.GraphDestroy);
+  resolve(h, FRMINI_STR(cuGraphExecKernelNodeSetParams), l.d.GraphExecKernelNodeSetParams);
   CUresult e = l.d.Init(0);
   if (e != CUDA_SUCCESS) {
     const char* name = nullptr;

@@ -39,6 +39,22 @@ struct Driver {
   decltype(&::cuEventElapsedTime) EventElapsedTime;
   decltype(&::cuGetErrorString) GetErrorString;
   decltype(&::cuGetErrorName) GetErrorName;
+  decltype(&::cuStreamCreate) StreamCreate;
+  decltype(&::cuStreamDestroy) StreamDestroy;
+  // CUDA graphs (step_graphs.hpp): null where the driver predates them (12.3's capture info);
+  // the backend then runs without graphs.
+  decltype(&::cuStreamBeginCapture) StreamBeginCapture = nullptr;
+  decltype(&::cuStreamEndCapture) StreamEndCapture = nullptr;
+  decltype(&::cuStreamGetCaptureInfo) StreamGetCaptureInfo = nullptr;
+  decltype(&::cuGraphInstantiate) GraphInstantiate = nullptr;
+  decltype(&::cuGraphLaunch) GraphLaunch = nullptr;
+  decltype(&::cuGraphExecDestroy) GraphExecDestroy = nullptr;
+  decltype(&::cuGraphDestroy) GraphDestroy = nullptr;
+  decltype(&::cuGraphExecKernelNodeSetParams) GraphExecKernelNodeSetParams = nullptr;
+  bool has_graphs() const {
+    return StreamBeginCapture && StreamEndCapture && StreamGetCaptureInfo && GraphInstantiate &&
+           GraphLaunch && GraphExecDestroy && GraphDestroy && GraphExecKernelNodeSetParams;
+  }
 
   // Throws std::runtime_error "cuda: <what>: <name>: <message>" unless e is CUDA_SUCCESS.
   void check(CUresult e, const char* what) const;

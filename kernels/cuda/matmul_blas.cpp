@@ -5,6 +5,7 @@
 // our row-major B with the same ld, and likewise for C and A (lda = k).
 #include <cublas_v2.h>  // types and enums only
 
+#include <cstdio>
 #include <mutex>
 
 #include "kernels/cuda/backend.hpp"
@@ -23,10 +24,11 @@ struct Cublas {
   decltype(&::cublasDestroy) destroy = nullptr;
   decltype(&::cublasDgemm) dgemm = nullptr;
   decltype(&::cublasSgemm) sgemm = nullptr;
+  decltype(&::cublasSetStream) set_stream = nullptr;
   cublasHandle_t handle = nullptr;
   std::string error;
 
-  Cublas() {
+  explicit Cublas(CUstream stream) {
     void* h = open_first(toolkit_candidates("libcublas.so", "13"), &error);
     if (!h) return;
 #define FRMINI_STR2(x) #x
@@ -35,11 +37,14 @@ struct Cublas {
     if (!resolve(h, FRMINI_STR(cublasCreate), create) ||
         !resolve(h, FRMINI_STR(cublasDestroy), destroy) ||
         !resolve(h, FRMINI_STR(cublasDgemm), dgemm) ||
-        !resolve(h, FRMINI_STR(cublasSgemm), sgemm)) {
+        !resolve(h, FRMINI_STR(cublasSgemm), sgemm) ||
+        !resolve(h, FRMINI_STR(cublasSetStream), set_stream)) {
       error = "libcublas: missing gemm symbols";
       return;
     }
     if (create(&handle) != CUBLAS_STATUS_SUCCESS) error = "cublasCreate failed";
+    // The backend's stream, where its own kernels run (and graphs capture).
+    else if (set_stream(handle, stream) != CUBLAS_STATUS_SUCCESS) error = "cublasSetStream failed";
   }
   ~Cublas() {
     if (handle) destroy(handle);
@@ -55,7 +60,7 @@ void check(cublasStatus_t s, const char* what) {
 class BlasKernel : public Kernel {
  public:
   BlasKernel(CudaBackend& be, Cublas& blas, const Problem& p)
-      : blas_(blas), p_(p), size_(itemsize(p.precision)) {
+      : be_(be), blas_(blas), p_(p), size_(itemsize(p.precision)) {
     // A is converted to the data precision and uploaded once per kernel.
     std::size_t mk = p.m() * p.k();
     a_ = be.alloc(std::max<std::size_t>(mk, 1) * size_);
@@ -77,20 +82,29 @@ class BlasKernel : public Kernel {
     CUdeviceptr a = CudaBackend::ptr(*a_);
     CUdeviceptr b = CudaBackend::ptr(*p_.b.buf) + (p_.b.offset + begin) * size_;
     CUdeviceptr c = CudaBackend::ptr(*p_.c.buf) + (p_.c.offset + begin) * size_;
-    if (p_.precision == Precision::single) {
-      float al = float(p_.alpha), be = float(p_.beta);
-      check(blas_.sgemm(blas_.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &al,
-                        reinterpret_cast<const float*>(b), ldb, reinterpret_cast<const float*>(a),
-                        lda, &be, reinterpret_cast<float*>(c), ldc),
-            "cublasSgemm");
-    } else {
-      double al = p_.alpha, be = p_.beta;
-      check(blas_.dgemm(blas_.handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &al,
-                        reinterpret_cast<const double*>(b), ldb,
-                        reinterpret_cast<const double*>(a), lda, &be,
-                        reinterpret_cast<double*>(c), ldc),
-            "cublasDgemm");
-    }
+    const bool sp = p_.precision == Precision::single;
+    const double alpha = p_.alpha, beta = p_.beta;
+    Cublas* blas = &blas_;
+    // Everything the call reads, by value: it may run later, inside a graph's capture.
+    char key[256];
+    std::snprintf(key, sizeof key, "cublas %c %d %d %d %llx %d %llx %d %llx %d %.17g %.17g",
+                  sp ? 's' : 'd', n, m, k, (unsigned long long)a, lda, (unsigned long long)b, ldb,
+                  (unsigned long long)c, ldc, alpha, beta);
+    be_.library(key, [=] {
+      if (sp) {
+        const float al = float(alpha), bt = float(beta);
+        check(blas->sgemm(blas->handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &al,
+                          reinterpret_cast<const float*>(b), ldb, reinterpret_cast<const float*>(a),
+                          lda, &bt, reinterpret_cast<float*>(c), ldc),
+              "cublasSgemm");
+      } else {
+        check(blas->dgemm(blas->handle, CUBLAS_OP_N, CUBLAS_OP_N, n, m, k, &alpha,
+                          reinterpret_cast<const double*>(b), ldb,
+                          reinterpret_cast<const double*>(a), lda, &beta,
+                          reinterpret_cast<double*>(c), ldc),
+              "cublasDgemm");
+      }
+    });
   }
 
   std::string provider() const override { return "cublas"; }
@@ -99,6 +113,7 @@ class BlasKernel : public Kernel {
   }
 
  private:
+  CudaBackend& be_;
   Cublas& blas_;
   Problem p_;
   std::size_t size_;
@@ -113,7 +128,7 @@ class BlasProvider : public matmul::Provider {
   std::vector<std::unique_ptr<Kernel>> candidates(const Problem& p,
                                                   std::string* why_not) override {
     std::vector<std::unique_ptr<Kernel>> out;
-    std::call_once(once_, [&] { blas_ = std::make_unique<Cublas>(); });
+    std::call_once(once_, [&] { blas_ = std::make_unique<Cublas>(be_.stream()); });
     if (!blas_->error.empty()) {
       if (why_not) *why_not = "cuBLAS not available (" + blas_->error + ")";
       return out;

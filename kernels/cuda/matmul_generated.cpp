@@ -36,8 +36,8 @@ class GeneratedKernel : public Kernel {
     int nv = int(cols / std::size_t(s_.width));
     CUdeviceptr pb = CudaBackend::ptr(*b_.buf) + (b_.offset + begin) * size_;
     CUdeviceptr pc = CudaBackend::ptr(*c_.buf) + (c_.offset + begin) * size_;
-    void* args[] = {&nv, &pb, &pc};
-    be_.launch(f_, s_.grid(cols), unsigned(s_.blockx), unsigned(s_.ny), args);
+    be_.launch(f_, s_.grid(cols), unsigned(s_.blockx), unsigned(s_.ny),
+               {{&nv, sizeof nv}, {&pb, sizeof pb}, {&pc, sizeof pc}});
   }
 
   std::string provider() const override { return "generated"; }

@@ -231,16 +231,36 @@ LtKey LtKernel::key_for(std::size_t begin, std::size_t end) const {
 void LtKernel::enqueue(LtPlan& plan, std::size_t begin, CUdeviceptr d) const {
   CUdeviceptr b = CudaBackend::ptr(*p_.b.buf) + (p_.b.offset + begin) * size_;
   CUdeviceptr c = CudaBackend::ptr(*p_.c.buf) + (p_.c.offset + begin) * size_;
-  float fa = float(p_.alpha), fb = float(p_.beta);
-  double da = p_.alpha, db = p_.beta;
+  const float fa = float(p_.alpha), fb = float(p_.beta);
+  const double da = p_.alpha, db = p_.beta;
   const bool sp = p_.precision == Precision::single;
-  auto dev = [](CUdeviceptr x) { return reinterpret_cast<void*>(x); };
-  check(s_.lib->matmul(s_.handle, plan.desc, sp ? static_cast<const void*>(&fa) : &da, dev(b),
-                       plan.a, dev(CudaBackend::ptr(*a_)), plan.b,
-                       sp ? static_cast<const void*>(&fb) : &db, dev(c), plan.c,
-                       dev(d ? d : c), plan.c, &plan.algo, dev(CudaBackend::ptr(*s_.workspace)),
-                       kLtWorkspace, nullptr),
-        "cublasLtMatmul");
+  const CUdeviceptr a = CudaBackend::ptr(*a_), w = CudaBackend::ptr(*s_.workspace);
+  // Everything the call reads, by value (the algorithm too: the search changes the plan's
+  // between calls), since it may run later, inside a graph's capture. The plan's descriptors
+  // live as long as the kernel.
+  const cublasLtMatmulAlgo_t algo = plan.algo;
+  const LtAlgoBytes ab = bytes_of(algo);
+  std::string key = "cublaslt";
+  char h[64];
+  for (auto x : {CUdeviceptr(reinterpret_cast<std::uintptr_t>(&plan)), a, b, c, d, w}) {
+    std::snprintf(h, sizeof h, " %llx", (unsigned long long)x);
+    key += h;
+  }
+  std::snprintf(h, sizeof h, " %c %.17g %.17g ", sp ? 's' : 'd', da, db);
+  key += h;
+  for (std::uint64_t x : ab) {
+    std::snprintf(h, sizeof h, "%016llx", (unsigned long long)x);
+    key += h;
+  }
+  const LtShared* s = &s_;
+  const LtPlan* pl = &plan;
+  s_.be.library(std::move(key), [=] {
+    auto dev = [](CUdeviceptr x) { return reinterpret_cast<void*>(x); };
+    check(s->lib->matmul(s->handle, pl->desc, sp ? static_cast<const void*>(&fa) : &da, dev(b),
+                         pl->a, dev(a), pl->b, sp ? static_cast<const void*>(&fb) : &db, dev(c),
+                         pl->c, dev(d ? d : c), pl->c, &algo, dev(w), kLtWorkspace, s->be.stream()),
+          "cublasLtMatmul");
+  });
 }
 
 // Times the heuristic's candidates round-robin (as the tuner does), each keeping its fastest

@@ -31,8 +31,9 @@ class ReferenceKernel : public Kernel {
     CUdeviceptr c = CudaBackend::ptr(*p_.c.buf) + (p_.c.offset + begin) * size_;
     long long ldb = (long long)p_.b.ld, ldc = (long long)p_.c.ld;
     double alpha = p_.alpha, beta = p_.beta;
-    void* args[] = {&m, &k, &n, &a, &alpha, &beta, &b, &ldb, &c, &ldc};
-    be_.launch(f_, (std::size_t(n) + 127) / 128, 128, 1, args);
+    be_.launch(f_, (std::size_t(n) + 127) / 128, 128, 1,
+               {{&m, sizeof m}, {&k, sizeof k}, {&n, sizeof n}, {&a, sizeof a}, {&alpha, sizeof alpha},
+                {&beta, sizeof beta}, {&b, sizeof b}, {&ldb, sizeof ldb}, {&c, sizeof c}, {&ldc, sizeof ldc}});
   }
 
   std::string provider() const override { return "reference"; }

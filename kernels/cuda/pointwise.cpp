@@ -54,13 +54,14 @@ class CudaPointwise : public PointwiseKernel {
     if (end <= begin) return;
     values_[0].i = begin;
     values_[1].i = end;
-    std::vector<void*> ptrs;
-    for (auto& v : values_) ptrs.push_back(&v);
+    std::vector<CudaBackend::Param> params;
+    for (std::size_t k = 0; k < values_.size(); ++k) {
+      const bool fscalar = k >= 2 && slots_[k - 2].type == SlotType::fp_scalar;
+      params.push_back({&values_[k], fscalar && prec_ == Precision::single ? sizeof(float) : 8});
+    }
     const unsigned bx = 128;
-    const unsigned gx = unsigned((end - begin + bx - 1) / bx);
-    const Driver& d = be_.driver();
-    d.check(d.LaunchKernel(fn_, gx, unsigned(npts_), 1, bx, 1, 1, 0, nullptr, ptrs.data(), nullptr),
-            "cuLaunchKernel");
+    const std::size_t gx = std::size_t((end - begin + bx - 1) / bx);
+    be_.launch(fn_, gx, bx, 1, params, unsigned(npts_));
   }
 
  private:

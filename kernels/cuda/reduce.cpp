@@ -19,8 +19,8 @@ double CudaBackend::reduce(const Buffer& buf, std::size_t offset, std::size_t n,
   CUdeviceptr x = ptr(buf), pp = ptr(*reduce_part_);
   unsigned long long off = offset, len = n;
   int op = r == Reduction::sum ? 0 : 1;
-  void* args[] = {&x, &off, &len, &op, &pp};
-  launch(f, groups, unsigned(reduce_group_size), 1, args);
+  launch(f, groups, unsigned(reduce_group_size), 1,
+         {{&x, sizeof x}, {&off, sizeof off}, {&len, sizeof len}, {&op, sizeof op}, {&pp, sizeof pp}});
   return finish_reduction(*this, *reduce_part_, groups, p, r);
 }
 

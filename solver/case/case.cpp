@@ -118,6 +118,7 @@ Case build(config::Config cfg, const std::vector<Override>& overrides) {
   k.bopts.threads = int(c.integer("backend", "threads"));
   k.bopts.chain_block = c.integer("backend", "cache-block");
   k.bopts.flush_denormals = c.boolean("backend", "flush-denormals");
+  k.bopts.graphs = c.boolean("backend", "cuda-graphs");
 
   k.mesh = load_mesh(c, k.mesh_source);
   const int nd = k.mesh.ndims;

@@ -29,6 +29,7 @@ ArgParser run_parser(const std::string& cmd, bool restart) {
                         "order than the file's projects its solution onto order P"
                       : "polynomial order (overrides [solver] order)")
       .option("anti-alias", "A", "none, flux, surf-flux or flux,surf-flux (overrides [solver] anti-alias)")
+      .option("cuda-graphs", "BOOL", "true or false: cuda's launches as CUDA graphs (overrides [backend] cuda-graphs)")
       .option("steps", "N", "stop after N steps (the writer saves the final state)")
       .flag("quiet", "no progress bar")
       .flag("no-plugins", "leave the case's plugins out (writer, forces, ...): only the blow-up "
@@ -52,6 +53,7 @@ std::vector<solver::Override> overrides(const Args& a, std::string& text) {
   add("precision", "backend", "precision");
   add("order", "solver", "order");
   add("anti-alias", "solver", "anti-alias");
+  add("cuda-graphs", "backend", "cuda-graphs");
   return o;
 }
 

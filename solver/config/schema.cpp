@@ -30,7 +30,11 @@ std::vector<SectionSpec> core() {
         {"flush-denormals", T::boolean, "true",
          "flush subnormal numbers to zero in the kernels (cpu: FTZ and DAZ on its threads; "
          "cuda: pointwise kernels with --ftz=true; opencl: -cl-denorms-are-zero), as PyFR's "
-         "compiler flags do; x86 cores take about a hundred cycles for each operation on one"}}},
+         "compiler flags do; x86 cores take about a hundred cycles for each operation on one"},
+        {"cuda-graphs", T::boolean, "false",
+         "cuda: run the launches between two host waits (a step's stages) as CUDA graphs, "
+         "captured once and replayed with their changed arguments updated, instead of one host "
+         "launch a kernel; the run report counts them"}}},
       {"constants", "Physical constants, and any user constant usable in expressions.",
        {{"gamma", T::real, "1.4", "ratio of specific heats", {}, 1.0, 3.0},
         {"mu", T::real, "0", "dynamic viscosity (navier-stokes)", {}, 0.0},

@@ -103,6 +103,7 @@ class Timing : public Plugin {
     std::printf("\n  backend         %s (%s), %s precision, matmul %s\n", ctx.be.name().c_str(),
                 ctx.be.device_description().c_str(), kernels::to_string(ctx.sys.config().precision),
                 ctx.sys.config().matmul.c_str());
+    if (const std::string n = ctx.be.notes(); !n.empty()) std::printf("                  %s\n", n.c_str());
     std::printf("  system          %s, order %d, %.0f solution points (DOF), %d variables\n",
                 ctx.sys.config().phys.system.c_str(), ctx.sys.config().order, dofs, ctx.sys.nvars());
     if (ctx.sys.config().antialias_flux) {
