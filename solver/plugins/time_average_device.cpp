@@ -21,6 +21,7 @@ void DeviceTimeAverage::add(double t, int reg) {
   const auto& lay = sys_.layout();
   const double dt = nsamples_ == 0 ? 0.0 : t - tprev_;
   for (std::size_t g = 0; g < lay.size(); ++g) {
+    if (lay[g].neles_pad == 0) continue;  // a part without elements of this type
     auto& k = *kernels_[g];
     if (reg != bound_reg_) {  // the integrators sample whichever register holds the solution
       std::vector<ArgValue> a = {ArgValue::panel(&sys_.arena(), lay[g].reg.at(std::size_t(reg)), lay[g].ld),
@@ -30,7 +31,7 @@ void DeviceTimeAverage::add(double t, int reg) {
       k.bind(a);
     }
     k.set_scalar(k.spec().args.size() - 1, dt);
-    if (lay[g].neles_pad > 0) k.run(0, lay[g].neles_pad);
+    k.run(0, lay[g].neles_pad);
   }
   bound_reg_ = reg;
   if (nsamples_ == 0) t0_ = t;
