@@ -254,7 +254,9 @@ void check_msh2_binary(const std::string& path, const std::string& f, int dsize)
 // 4.1 file every count must fit in the bytes left in its section, and the blocks must add up to
 // the header's total. Gmsh reads a node as whitespace-separated numbers (its tag, x y z, and one
 // parametric coordinate per dimension of its entity in a parametric block) and an element as
-// its tag and the rest of that line; the walk below reads them the same way.
+// its tag and the rest of that line; the walk below reads them the same way. An element's nodes
+// must be whole numbers among the $Nodes blocks' tags: Gmsh 4.8 read "7-8" as nodes 7 and -8
+// and died of a segmentation fault in gmsh::model::mesh::getElements (found by fuzz_gmsh).
 class SectionCursor {
  public:
   SectionCursor(const std::string& f, std::size_t at, std::size_t end) : f_(f), at_(at), end_(end) {}
@@ -274,6 +276,21 @@ class SectionCursor {
     errno = 0;
     v = std::strtoll(tok.c_str(), &stop, 10);
     return errno == 0 && stop == tok.c_str() + tok.size();
+  }
+  // The numbers of the next line that holds any (from the next token to its line's end);
+  // false when one is not a whole number.
+  bool line_numbers(std::vector<long long>& out) {
+    out.clear();
+    while (at_ < end_ && std::isspace(static_cast<unsigned char>(f_[at_]))) ++at_;
+    for (;;) {
+      while (at_ < end_ && f_[at_] != '\n' && std::isspace(static_cast<unsigned char>(f_[at_]))) ++at_;
+      if (at_ == end_ || f_[at_] == '\n') break;
+      long long v = 0;
+      if (!number(v)) return false;
+      out.push_back(v);
+    }
+    if (at_ < end_) ++at_;
+    return true;
   }
   bool skip_line() {
     // The section's end is the newline before "$End...", which ends its last line.
@@ -301,10 +318,13 @@ void check_msh4_blocks(const std::string& path, const std::string& f) {
     }
     return false;
   };
+  std::unordered_set<long long> node_tags;
+  bool have_nodes = false;
   for (const bool nodes : {true, false}) {
     const std::string name = nodes ? "Nodes" : "Elements", what = nodes ? "nodes" : "elements";
     std::size_t b = 0, e = 0;
     if (!section(name, b, e)) continue;  // no such section: Gmsh reports it
+    have_nodes = have_nodes || nodes;
     SectionCursor c(f, b, e);
     long long nblocks = 0, total = 0, tag = 0;
     if (!c.number(nblocks) || !c.number(total) || !c.number(tag) || !c.number(tag))
@@ -331,14 +351,31 @@ void check_msh4_blocks(const std::string& path, const std::string& f) {
       if (n > total - sum)
         throw bad(announces + ", more than the " + std::to_string(total - sum) + " left of the " +
                   std::to_string(total) + " its header announces");
+      // A node block lists its n tags, then their coordinates.
+      std::vector<long long> line;
       for (long long i = 0; i < n; ++i) {
         bool ok = true;
-        if (nodes)
-          for (long long j = 0; j < per && ok; ++j) ok = c.skip_token();
-        else
-          ok = c.skip_token() && c.skip_line();
+        if (nodes) {
+          long long t = 0;
+          ok = c.number(t);
+          if (ok) node_tags.insert(t);
+        } else {
+          if (!c.line_numbers(line))
+            throw bad(block + ": its element line " + std::to_string(i + 1) +
+                      " holds something other than whole numbers");
+          ok = !line.empty();
+          if (ok && have_nodes)
+            for (std::size_t j = 1; j < line.size(); ++j)
+              if (!node_tags.count(line[j]))
+                throw bad(block + ": element " + std::to_string(line[0]) + " names node " +
+                          std::to_string(line[j]) + ", which $Nodes does not hold");
+        }
         if (!ok) throw bad(block + " ends after " + std::to_string(i) + " of its " + std::to_string(n) + " " + what);
       }
+      if (nodes)
+        for (long long i = 0; i < n * (per - 1); ++i)
+          if (!c.skip_token())
+            throw bad(block + " ends before the coordinates of its " + std::to_string(n) + " nodes");
       sum += n;
     }
     if (sum != total)

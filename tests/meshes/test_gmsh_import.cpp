@@ -407,6 +407,14 @@ TEST_CASE("MSH 4.1 counts must fit their section: Gmsh allocates for them before
                     Contains("$Elements block 13 does not begin with four numbers"));
   CHECK_THROWS_WITH(read_gmsh(changed("12 692 1 692", "12 693 1 692")),
                     Contains("$Elements announces 693 elements but its blocks hold 692"));
+  // An element's nodes: whole numbers (Gmsh 4.8 read "12-21" as 12 and -21 and crashed), each
+  // a tag of $Nodes.
+  CHECK_THROWS_WITH(read_gmsh(changed("2 11 12 21 ", "2 11 12-21 ")),
+                    Contains("$Elements block 1: its element line 2 holds something other than whole numbers"));
+  CHECK_THROWS_WITH(read_gmsh(changed("2 11 12 21 ", "2 11 -12 21 ")),
+                    Contains("$Elements block 1: element 2 names node -12, which $Nodes does not hold"));
+  CHECK_THROWS_WITH(read_gmsh(changed("2 11 12 21 ", "2 11 12 99999 ")),
+                    Contains("element 2 names node 99999, which $Nodes does not hold"));
   fs::remove(f);
 }
 
