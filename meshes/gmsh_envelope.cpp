@@ -382,6 +382,36 @@ void check_msh4_blocks(const std::string& path, const std::string& f) {
       throw bad("$" + name + " announces " + std::to_string(total) + " " + what + " but its blocks hold " +
                 std::to_string(sum));
   }
+  // $Periodic: per link its dimension and two entity tags, a count of affine values and the
+  // values, a count of node pairs and the pairs, each a tag of the $Nodes blocks (Gmsh 4.8 read
+  // the pair "4-1" as nodes 4 and -1 and died of a segmentation fault in getPeriodicNodes;
+  // found by fuzz_gmsh).
+  std::size_t b = 0, e = 0;
+  if (!section("Periodic", b, e)) return;
+  SectionCursor c(f, b, e);
+  long long nlinks = 0;
+  if (!c.number(nlinks) || nlinks < 0 || nlinks > static_cast<long long>(c.left() / 8))
+    throw bad("$Periodic does not begin with a count of links that fits in it");
+  for (long long k = 0; k < nlinks; ++k) {
+    const std::string link = "$Periodic link " + std::to_string(k + 1);
+    long long dim = 0, tag = 0, master = 0, naffine = 0, npairs = 0;
+    if (!c.number(dim) || !c.number(tag) || !c.number(master) || dim < 0 || dim > 3)
+      throw bad(link + " does not begin with a dimension from 0 to 3 and two entity tags");
+    if (!c.number(naffine) || naffine < 0 || naffine > 16)
+      throw bad(link + ": its count of affine values is not 0 to 16");
+    for (long long i = 0; i < naffine; ++i)
+      if (!c.skip_token()) throw bad(link + " ends inside its affine transform");
+    if (!c.number(npairs) || npairs < 0 || npairs > static_cast<long long>(c.left() / 4))
+      throw bad(link + ": its count of node pairs does not fit in the section");
+    for (long long i = 0; i < 2 * npairs; ++i) {
+      long long node = 0;
+      if (!c.number(node))
+        throw bad(link + ": its node pair " + std::to_string(i / 2 + 1) + " is not two whole numbers");
+      if (have_nodes && !node_tags.count(node))
+        throw bad(link + ": its node pair " + std::to_string(i / 2 + 1) + " names node " +
+                  std::to_string(node) + ", which $Nodes does not hold");
+    }
+  }
 }
 
 // Gmsh's binary MSH 4.1 reader takes every count on trust: a text file marked binary (found by
