@@ -53,12 +53,7 @@ class DriverGraphs : public StepGraphs::Executor {
     if (!op.is_kernel()) {
       op.call();
     } else {
-      std::vector<void*> args;
-      std::size_t off = 0;
-      for (std::size_t z : op.sizes) {
-        args.push_back(const_cast<unsigned char*>(op.params.data() + off));
-        off += z;
-      }
+      std::vector<void*> args = arg_pointers(op);
       d_.check(d_.LaunchKernel(static_cast<CUfunction>(const_cast<void*>(op.func)), op.grid[0],
                                op.grid[1], op.grid[2], op.block[0], op.block[1], op.block[2], 0, s_,
                                args.data(), nullptr),
@@ -102,12 +97,7 @@ class DriverGraphs : public StepGraphs::Executor {
   }
   void set_params(std::size_t graph, std::size_t node, const GraphOp& op) override {
     Graph& g = graphs_.at(graph);
-    std::vector<void*> args;
-    std::size_t off = 0;
-    for (std::size_t z : op.sizes) {
-      args.push_back(const_cast<unsigned char*>(op.params.data() + off));
-      off += z;
-    }
+    std::vector<void*> args = arg_pointers(op);
     CUDA_KERNEL_NODE_PARAMS p{};
     p.func = static_cast<CUfunction>(const_cast<void*>(op.func));
     p.gridDimX = op.grid[0], p.gridDimY = op.grid[1], p.gridDimZ = op.grid[2];
@@ -127,6 +117,16 @@ class DriverGraphs : public StepGraphs::Executor {
   }
 
  private:
+  // Where each of a kernel op's parameters starts in its bytes, as the driver takes them.
+  static std::vector<void*> arg_pointers(const GraphOp& op) {
+    std::vector<void*> args;
+    std::size_t off = 0;
+    for (std::size_t z : op.sizes) {
+      args.push_back(const_cast<unsigned char*>(op.params.data() + off));
+      off += z;
+    }
+    return args;
+  }
   struct Graph {
     CUgraph graph = nullptr;
     CUgraphExec exec = nullptr;

@@ -53,6 +53,32 @@ struct GroupLayout {
   }
 };
 
+// A group's panel of B values per point (AoSoA, `at`) as PyFR's per-element layout
+// [neles][B][nupts], real elements only; and back, padding elements taking element 0's values
+// (a valid state for the kernels that run over them, whose results are discarded).
+inline std::vector<double> panel_to_elements(const GroupLayout& l, const std::vector<double>& panel,
+                                             int B, std::size_t soa) {
+  std::vector<double> s(std::size_t(l.neles) * std::size_t(B) * std::size_t(l.nupts));
+  for (int64_t e = 0; e < l.neles; ++e)
+    for (int b = 0; b < B; ++b)
+      for (int i = 0; i < l.nupts; ++i)
+        s[(std::size_t(e) * std::size_t(B) + std::size_t(b)) * std::size_t(l.nupts) + std::size_t(i)] =
+            panel[l.at(i, b, e, B, soa)];
+  return s;
+}
+inline std::vector<double> elements_to_panel(const GroupLayout& l, const std::vector<double>& elems,
+                                             int B, std::size_t soa) {
+  std::vector<double> p(std::size_t(l.nupts) * std::size_t(B) * std::size_t(l.neles_pad));
+  for (int64_t e = 0; e < l.neles_pad; ++e) {
+    const int64_t src = e < l.neles ? e : 0;
+    for (int b = 0; b < B; ++b)
+      for (int i = 0; i < l.nupts; ++i)
+        p[l.at(i, b, e, B, soa)] =
+            elems[(std::size_t(src) * std::size_t(B) + std::size_t(b)) * std::size_t(l.nupts) + std::size_t(i)];
+  }
+  return p;
+}
+
 // Hands out aligned offsets in an arena of `item`-byte values.
 class ArenaPlan {
  public:

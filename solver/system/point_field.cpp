@@ -43,13 +43,7 @@ std::vector<std::vector<double>> PointField::download() const {
       sys_.backend().download(f.data(), *bufs_[g], 0, f.size() * 4);
       std::copy(f.begin(), f.end(), p.begin());
     }
-    std::vector<double> v(std::size_t(l.neles) * std::size_t(nvals_) * std::size_t(l.nupts));
-    for (int64_t e = 0; e < l.neles; ++e)
-      for (int b = 0; b < nvals_; ++b)
-        for (int i = 0; i < l.nupts; ++i)
-          v[(std::size_t(e) * std::size_t(nvals_) + std::size_t(b)) * std::size_t(l.nupts) + std::size_t(i)] =
-              p[l.at(i, b, e, nvals_, soa)];
-    out.push_back(std::move(v));
+    out.push_back(panel_to_elements(l, p, nvals_, soa));
   }
   return out;
 }
@@ -59,14 +53,7 @@ void PointField::upload(const std::vector<std::vector<double>>& v) {
   const std::size_t soa = sys_.soa_width();
   for (std::size_t g = 0; g < lay.size(); ++g) {
     const auto& l = lay[g];
-    std::vector<double> p(panel_size(l, nvals_));
-    for (int64_t e = 0; e < l.neles_pad; ++e) {
-      const int64_t src = e < l.neles ? e : 0;
-      for (int b = 0; b < nvals_; ++b)
-        for (int i = 0; i < l.nupts; ++i)
-          p[l.at(i, b, e, nvals_, soa)] =
-              v.at(g)[(std::size_t(src) * std::size_t(nvals_) + std::size_t(b)) * std::size_t(l.nupts) + std::size_t(i)];
-    }
+    const std::vector<double> p = elements_to_panel(l, v.at(g), nvals_, soa);
     if (item_ == 8) {
       sys_.backend().upload(*bufs_[g], 0, p.data(), p.size() * 8);
     } else {

@@ -214,14 +214,8 @@ void System::upload_solution(int reg, const std::vector<std::vector<double>>& so
   const int nv = nvars();
   for (std::size_t g = 0; g < layout_.size(); ++g) {
     const auto& l = layout_[g];
-    std::vector<double> p(std::size_t(l.nupts) * l.ld);
-    for (int64_t e = 0; e < l.neles_pad; ++e) {
-      // Padding elements copy element 0: a valid state keeps their (discarded) fluxes finite.
-      const int64_t src = e < l.neles ? e : 0;
-      for (int v = 0; v < nv; ++v)
-        for (int i = 0; i < l.nupts; ++i)
-          p[l.at(i, v, e, nv, I.soa)] = soln[g][(std::size_t(src) * nv + v) * l.nupts + i];
-    }
+    // Padding elements copy element 0: a valid state keeps their (discarded) fluxes finite.
+    const std::vector<double> p = elements_to_panel(l, soln[g], nv, I.soa);
     if (cfg_.precision == kernels::Precision::double_) {
       be_.upload(*I.arena, l.reg[reg] * 8, p.data(), p.size() * 8);
     } else {
@@ -244,12 +238,7 @@ std::vector<std::vector<double>> System::download_solution(int reg) {
       be_.download(f.data(), *I.arena, l.reg[reg] * 4, f.size() * 4);
       std::copy(f.begin(), f.end(), p.begin());
     }
-    std::vector<double> s(std::size_t(l.neles) * nv * l.nupts);
-    for (int64_t e = 0; e < l.neles; ++e)
-      for (int v = 0; v < nv; ++v)
-        for (int i = 0; i < l.nupts; ++i)
-          s[(std::size_t(e) * nv + v) * l.nupts + i] = p[l.at(i, v, e, nv, I.soa)];
-    out.push_back(std::move(s));
+    out.push_back(panel_to_elements(l, p, nv, I.soa));
   }
   return out;
 }
