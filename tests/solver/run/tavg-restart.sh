@@ -4,6 +4,8 @@
 # times its window as the sum so far). Then without that mean file the restarted average says
 # it starts again. Last, a run stopped by SIGTERM leaves its mean at the checkpoint's time,
 # which a restart from the checkpoint continues. usage: tavg-restart.sh FRMINI CASE COMPARE N M
+# Output is searched with here-strings, not pipes: under pipefail `echo "$log" | grep -q`
+# fails when grep has its match and exits before echo has written a long log (SIGPIPE).
 set -euo pipefail
 frmini=$1 case=$2 compare=$3 n=$4 m=$5
 work=$(mktemp -d)
@@ -27,10 +29,10 @@ export FRMINI_CACHE_DIR="$work/cache"
 ( cd "$work/b" && "$frmini" run case.toml --steps "$n" --quiet >/dev/null )
 mid=$(ls "$work/b/out" | grep -v '^s-0.0000' | grep '\.h5$' | head -1)
 log=$(cd "$work/b" && "$frmini" restart case.toml "out/$mid" --steps "$m" --quiet)
-echo "$log" | grep -q "tavg: continuing the mean over \[0, " || { echo "FAIL: the restart did not continue the mean"; echo "$log"; exit 1; }
+grep -q "tavg: continuing the mean over \[0, " <<< "$log" || { echo "FAIL: the restart did not continue the mean"; echo "$log"; exit 1; }
 final=$(ls "$work/a/tavg" | sort | tail -1)
 [ -f "$work/b/tavg/$final" ] || { echo "FAIL: the restart did not write tavg/$final"; ls "$work/b/tavg"; exit 1; }
-h5dump -n "$work/b/tavg/$final" | grep -q "/moments/" || { echo "FAIL: no /moments in tavg/$final"; exit 1; }
+grep -q "/moments/" <<< "$(h5dump -n "$work/b/tavg/$final")" || { echo "FAIL: no /moments in tavg/$final"; exit 1; }
 python3 "$compare" "$work/a/tavg/$final" "$work/b/tavg/$final" --rtol 1e-13 || { echo "FAIL: the means differ"; exit 1; }
 # frmini sample gives the moments as columns (between solution points uu - u^2 is an
 # interpolant's, not a variance: test_tavg checks it at the points, where it is one).
@@ -45,11 +47,11 @@ PY
 # Without the stopped run's mean the average starts again at the restart, and says so.
 ( cd "$work/c" && "$frmini" run case.toml --steps "$n" --quiet >/dev/null && rm -r tavg )
 log=$(cd "$work/c" && "$frmini" restart case.toml "out/$mid" --steps "$m" --quiet)
-echo "$log" | grep -q "tavg: no mean in tavg ends at t = .*; the average starts again here" ||
+grep -q "tavg: no mean in tavg ends at t = .*; the average starts again here" <<< "$log" ||
   { echo "FAIL: no word of the average starting again"; echo "$log"; exit 1; }
 # A restart at another order starts the average again, and says why.
 log=$(cd "$work/b" && "$frmini" restart case.toml "out/$mid" --order 3 --steps 1 --quiet)
-echo "$log" | grep -q "tavg: the mean in tavg ending at t = .* is not continued (its order changed from 2 to 3); the average starts again here" ||
+grep -q "tavg: the mean in tavg ending at t = .* is not continued (its order changed from 2 to 3); the average starts again here" <<< "$log" ||
   { echo "FAIL: no word of the average starting again at a change of order"; echo "$log"; exit 1; }
 # SIGTERM: the checkpoint's time gets a mean file too.
 sed -i 's/^tend = .*/tend = 1e6/' "$work/d/case.toml"
@@ -62,7 +64,7 @@ wait $pid || true
 ckpt=$(ls "$work/d/out" | grep checkpoint | head -1)
 [ -n "$ckpt" ] || { echo "FAIL: SIGTERM left no checkpoint"; exit 1; }
 log=$(cd "$work/d" && "$frmini" restart case.toml "out/$ckpt" --steps 2 --quiet)
-echo "$log" | grep -q "tavg: continuing the mean over \[0, " ||
+grep -q "tavg: continuing the mean over \[0, " <<< "$log" ||
   { echo "FAIL: the restart from the checkpoint $ckpt did not continue the mean"; echo "$log"; exit 1; }
 echo "ok: SIGTERM left a mean at its checkpoint ($ckpt), which the restart continued"
 echo "ok: the mean over $((n + m)) steps == $n steps + restart + $m steps ($final)"
