@@ -12,19 +12,16 @@ namespace {
 
 using namespace parts;
 
-// The loop over the lanes of an interface chunk, opened: point _j of lane _lane.
-constexpr const char* chunk_lanes =
-    "      for (int _lane = 0; _lane < SOA_S; _lane++) {\n"
-    "        const int64_t _j = _j0 + _lane;\n";
-// The same for a chunk in two pieces, whose loads and stores choose their piece by
-// `_lane < NAME_k`: lane and split point are frmini_lane_t, an integer as wide as the values
-// (prelude), so those comparisons fill vectors of the values' width. With an int lane and
-// double values GCC 12 vectorised these chunks with 4 lanes of 8: 2.5 times the time a point
-// of the whole vectors' chunks (NS intcflux, hex p = 3; a third of the Taylor-Green box's
-// chunks, over half the cylinder's), against 1.6 times now.
-constexpr const char* split_chunk_lanes =
-    "      for (frmini_lane_t _lane = 0; _lane < SOA_S; _lane++) {\n"
-    "        const int64_t _j = _j0 + _lane;\n";
+// The loop over the lanes of an interface chunk, opened: point _j of lane _lane. A chunk in
+// two pieces chooses each lane's piece by `_lane < NAME_k`, so there lane and split point are
+// frmini_lane_t, an integer as wide as the values (prelude), and those comparisons fill vectors
+// of the values' width. With an int lane and double values GCC 12 vectorised those chunks with
+// 4 lanes of 8: 2.5 times the time a point of the whole vectors' chunks (NS intcflux, hex
+// p = 3; a third of the Taylor-Green box's chunks, over half the cylinder's), against 1.6 now.
+std::string chunk_lanes(const char* lane_type = "int") {
+  return std::string("      for (") + lane_type + " _lane = 0; _lane < SOA_S; _lane++) {\n" +
+         "        const int64_t _j = _j0 + _lane;\n";
+}
 
 // A chunk whose views (or far views) are scattered over the elements: their values are copied
 // lane by lane into staging arrays, the physics runs as one vector loop on those, and the
@@ -45,10 +42,10 @@ std::string staged_chunk(const Spec& s, const std::string& body, Contig c) {
       }
   }
   std::ostringstream o;
-  o << decl.str() << chunk_lanes << in.str() << "      }\n"
-    << "      #pragma GCC ivdep\n" << chunk_lanes << "        (void)_j;\n"
+  o << decl.str() << chunk_lanes() << in.str() << "      }\n"
+    << "      #pragma GCC ivdep\n" << chunk_lanes() << "        (void)_j;\n"
     << point_block(s, body, "        ", c) << "      }\n";
-  if (!out.str().empty()) o << chunk_lanes << out.str() << "      }\n";
+  if (!out.str().empty()) o << chunk_lanes() << out.str() << "      }\n";
   return o.str();
 }
 
@@ -208,12 +205,12 @@ std::string CDialect::kernel(const Spec& s, const std::vector<Slot>& sl, const s
       << c_chunk_record(s) << ";\n"
          "    if (_full && _c[0] == 1) {\n"
          "      #pragma GCC ivdep\n"
-      << chunk_lanes << "        (void)_j;  // arrays only\n"
+      << chunk_lanes() << "        (void)_j;  // arrays only\n"
       << point_block(s, body, "        ", Contig::all) << "      }\n"
       << "    } else if (_full && _c[0] == 3) {\n"
       << splits.str()
       << "      #pragma GCC ivdep\n"
-      << split_chunk_lanes << "        (void)_j;  // arrays only\n"
+      << chunk_lanes("frmini_lane_t") << "        (void)_j;  // arrays only\n"
       << point_block(s, body, "        ", Contig::split) << "      }\n";
     if (has_near_and_far(s))
       o << "    } else if (_full && _c[0] == 2) {\n" << staged_chunk(s, body, Contig::staged_far);
