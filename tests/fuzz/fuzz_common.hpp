@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <stdexcept>
 #include <string>
 
 namespace frmini::fuzz {
@@ -26,10 +27,18 @@ inline std::string temp_path(const std::string& ext) {
   return r.path;
 }
 
-inline std::string write_temp(const uint8_t* data, size_t size, const std::string& ext) {
-  const std::string path = temp_path(ext);
+// The streams retry a write that a signal interrupts (libFuzzer's timeout alarm); a failure
+// that remains is the harness's, not the reader's, so it stops the run.
+inline void write_file(const std::string& path, const uint8_t* data, size_t size) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
+  out.close();
+  if (!out) throw std::runtime_error("fuzz harness: cannot write " + path);
+}
+
+inline std::string write_temp(const uint8_t* data, size_t size, const std::string& ext) {
+  const std::string path = temp_path(ext);
+  write_file(path, data, size);
   return path;
 }
 

@@ -16,7 +16,10 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -145,12 +148,27 @@ inline void set_attr(hid_t loc, const std::string& name, Bytes& in) {
   }
 }
 
+// The template's bytes, read once. Why not std::filesystem::copy_file for every input: it
+// uses copy_file_range/sendfile, which libFuzzer's timeout alarm interrupts (EINTR), and
+// copy_file throws on that instead of retrying; the streams retry.
+inline const std::string& template_bytes(const std::string& templ) {
+  static std::map<std::string, std::string> read;
+  auto [it, fresh] = read.try_emplace(templ);
+  if (fresh) {
+    std::ifstream f(templ, std::ios::binary);
+    it->second.assign(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    if (!f && !f.eof()) throw std::runtime_error("cannot read fuzz template " + templ);
+  }
+  return it->second;
+}
+
 // Copies `templ` to `path` and applies the edits the input describes. HDF5 calls that fail
 // (an object already deleted) are skipped: the next edit goes on.
 inline void edit_copy(const std::string& templ, const std::string& path, Bytes& in,
                       const std::vector<std::string>& attr_names,
                       const std::vector<std::string>& new_names) {
-  std::filesystem::copy_file(templ, path, std::filesystem::copy_options::overwrite_existing);
+  const std::string& bytes = template_bytes(templ);
+  write_file(path, reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
   h5::silence_errors();
   h5::Handle f(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
   if (!f.valid()) return;
