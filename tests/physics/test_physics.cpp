@@ -407,6 +407,26 @@ TEST_CASE("the viscous flux matches the stress tensor and Fourier's law") {
   std::vector<Vec> data = {soa(us), soa(gs), Vec(npts * nd * nv)};
   test::run_points(s, data, npts, "visc");
   for (int j = 0; j < npts; ++j) check_close(point(data[2], npts, j), want[j], 1e-12);
+
+  // The interfaces' normal form, n.F_v built without the tensor, against n . (the above).
+  Spec sn = s;
+  sn.name = "t_viscn";
+  sn.args = {{"u", ArgKind::array, Intent::in, {nv}},
+             {"g", ArgKind::array, Intent::in, {nd, nv}},
+             {"n", ArgKind::array, Intent::in, {nd}},
+             {"fn", ArgKind::array, Intent::out, {nv}}};
+  sn.body = "for (int k = 0; k < NVARS; k++) fn[k] = 0.0;\nviscous_normal_flux_add(u, g, n, fn);";
+  std::vector<Vec> ns, wantn;
+  for (int j = 0; j < npts; ++j) {
+    ns.push_back(random_normal(rng, nd));
+    Vec fn(nv, 0.0);
+    for (int k = 0; k < nv; ++k)
+      for (int a = 0; a < nd; ++a) fn[k] += ns[j][a] * want[j][a * nv + k];
+    wantn.push_back(fn);
+  }
+  std::vector<Vec> datan = {soa(us), soa(gs), soa(ns), Vec(npts * nv)};
+  test::run_points(sn, datan, npts, "viscn");
+  for (int j = 0; j < npts; ++j) check_close(point(datan[3], npts, j), wantn[j], 1e-12);
 }
 
 TEST_CASE("gradcoru_tflux gives gradcoru's gradient and then tflux's flux") {
