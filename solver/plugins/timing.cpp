@@ -150,6 +150,12 @@ class Timing : public Plugin {
                 "%.3g, interfaces %.3g) at the triad's %.1f GB/s; measured / floor %.2f\n",
                 t, f.total() * 1e-6, f.registers * 1e-6, f.geometry * 1e-6, f.interfaces * 1e-6,
                 triad * 1e-9, med / t);
+    // The same with what the pipeline keeps between its passes: how near the passes run to
+    // the memory's speed, and what fusing them could save.
+    const double tl = f.laid_out() / triad;
+    std::printf("  as laid out     %.4g s a step: %.4g MB (%.3g MB between the RHS's passes); "
+                "measured / laid out %.2f\n",
+                tl, f.laid_out() * 1e-6, f.between * 1e-6, med / tl);
   }
 
   // Over several ranks: what each rank's exchanges sent per step (mean and largest over the

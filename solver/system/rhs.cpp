@@ -397,7 +397,7 @@ void System::rhs(double t, int uin, int fout, const std::vector<RegisterKernel>&
   // uin's flux-point solution is there already when the last rhs prepared it.
   const bool prepared = impl_->fpts_of == uin;
   impl_->fpts_of = -1;
-  count_floor(uin, fout, then);
+  count_floor(uin, fout, then, 0, prepared);
   Rhs r(*this, t, uin, fout);
   r.solution_to_fpts(prepared);
   if (r.visc) {

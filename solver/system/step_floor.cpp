@@ -1,5 +1,6 @@
 #include "solver/system/step_floor.hpp"
 
+#include <algorithm>
 #include <set>
 
 #include "solver/system/system_impl.hpp"
@@ -52,14 +53,47 @@ int register_passes(int uin, int fout, const std::vector<System::RegisterKernel>
   return int(read.size() + written.size());
 }
 
-void System::count_floor(int uin, int fout, const std::vector<RegisterKernel>& then, int passes) {
+// What one RHS moves beyond the floor as System::rhs lays it out (step_floor.hpp: `between`);
+// `prepared`: the last RHS made this one's solution at the flux points.
+double System::between_passes(bool prepared) const {
+  const Impl& I = *impl_;
+  const double nv = nvars(), nd = ndims();
+  const bool visc = cfg_.phys.viscous();
+  double bytes = 0;
+  for (std::size_t g = 0; g < layout_.size(); ++g) {
+    const auto& l = layout_[g];
+    const double neles = double(l.neles), nupts = l.nupts, nfpts = l.nfpts;
+    // The flux-point solution written, the common fluxes read back, the result written twice
+    // and read once.
+    double values = neles * nv * (2 * nfpts + 2 * nupts);
+    if (visc) {
+      // Gradient rows: `most` for every element, the rest for the blocks that need them.
+      const GradRows& gr = I.grad_rows[g];
+      int64_t extra = 0;
+      for (const auto& [b, e] : gr.extra) extra += std::min<int64_t>(e, l.neles) - std::min<int64_t>(b, l.neles);
+      const double rows = double(gr.most) * neles + double(gr.all - gr.most) * double(extra);
+      // The jumps read back and the gradient rows written; 1/|J| read again (negdivconf).
+      values += rows * nv * (1 + nd) + neles * (uniform_metrics(g) ? 1 : nupts);
+      if (!prepared) values += neles * nupts * nv;  // u read by the first chain and the gradient's
+    }
+    if (I.block[g] <= 0) values += 2 * neles * nv * l.vect_rows(int(nd), visc);
+    bytes += values * double(I.item);
+  }
+  return bytes;
+}
+
+void System::count_floor(int uin, int fout, const std::vector<RegisterKernel>& then, int passes,
+                         bool prepared) {
   Impl& I = *impl_;
   if (!I.floor_ready) {
     I.floor_rhs = rhs_floor(*this, I.item);
     I.floor_reg_bytes = double(ndofs() * nvars()) * double(I.item);
     I.floor_ready = true;
   }
-  if (uin >= 0) I.floor += I.floor_rhs;
+  if (uin >= 0) {
+    I.floor += I.floor_rhs;
+    I.floor.between += between_passes(prepared);
+  }
   I.floor.registers += double(passes + register_passes(uin, fout, then)) * I.floor_reg_bytes;
 }
 

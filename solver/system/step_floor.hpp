@@ -12,9 +12,23 @@
 //               solution read again for the LDG common solution, and the common solution
 //               written and the gradient read on both sides (one side with one-sided LDG,
 //               beta = +-1/2, the default).
-// Not counted: what the RHS keeps between its passes (the solution at the flux points, the
-// fluxes at the solution points, the gradients), so measured / floor says how far the
-// unfused pipeline and its kernels are from the bytes no arrangement avoids.
+// Not counted: what the RHS keeps between its passes, so measured / floor says how far the
+// pipeline and its kernels are from the bytes no arrangement avoids. That is counted apart
+// (`between`), as what the pipeline as laid out (System::rhs: three element chains with the
+// interface kernels between them) must still move on top of the floor, each array once:
+//   both        the solution at the flux points, written by its chain and read by the
+//               interface kernels; the common fluxes the divergence reads back; the result
+//               register, written by the chain before the interfaces and read and written by
+//               the divergence (beta 1);
+//   viscous     the LDG jumps the gradient chain reads back and the flux-point gradient rows
+//               it writes (GradRows: the rows some kernel reads), 1/|J| read a second time,
+//               and, when the previous RHS did not prepare this one's flux-point solution,
+//               the solution read a second time;
+//   unblocked   chains over whole panels (a provider with threads of its own): the
+//               solution-point panel written and read once more.
+// Halo exchange buffers are not counted (the run report shows their traffic).
+// measured / (floor + between) then says how near each pass runs to the memory's speed, and
+// between / floor what fusing the passes could save at most.
 #pragma once
 
 #include <vector>
@@ -24,16 +38,18 @@
 namespace frmini::solver {
 
 struct StepFloor {
-  double registers = 0, geometry = 0, interfaces = 0;  // bytes
+  double registers = 0, geometry = 0, interfaces = 0;  // bytes: the floor
+  double between = 0;  // bytes the pipeline as laid out moves beyond the floor
   double total() const { return registers + geometry + interfaces; }
+  double laid_out() const { return total() + between; }
   StepFloor& operator+=(const StepFloor& o) {
-    registers += o.registers, geometry += o.geometry, interfaces += o.interfaces;
+    registers += o.registers, geometry += o.geometry, interfaces += o.interfaces, between += o.between;
     return *this;
   }
   StepFloor operator-(const StepFloor& o) const {
-    return {registers - o.registers, geometry - o.geometry, interfaces - o.interfaces};
+    return {registers - o.registers, geometry - o.geometry, interfaces - o.interfaces, between - o.between};
   }
-  StepFloor operator/(double n) const { return {registers / n, geometry / n, interfaces / n}; }
+  StepFloor operator/(double n) const { return {registers / n, geometry / n, interfaces / n, between / n}; }
 };
 
 // The bytes of one RHS evaluation beyond its registers: geometry and interfaces of this part.

@@ -201,8 +201,11 @@ class System {
   // The RHS's first two stages alone: register `reg` at the flux points and the LDG common
   // solution in comm_fpts (rhs.cpp), for corrected_gradients.
   void common_solution_of(int reg, double t);
-  // Adds an RHS (uin >= 0) or a register pass to floor_so_far() (step_floor.cpp).
-  void count_floor(int uin, int fout, const std::vector<RegisterKernel>& then, int passes = 0);
+  // Adds an RHS (uin >= 0; `prepared`: its flux-point solution made by the last one) or a
+  // register pass to floor_so_far() (step_floor.cpp).
+  void count_floor(int uin, int fout, const std::vector<RegisterKernel>& then, int passes = 0,
+                   bool prepared = false);
+  double between_passes(bool prepared) const;
   struct Impl;
   struct Rhs;  // one RHS evaluation's stages and the kernels they make (rhs.cpp)
   kernels::Backend& be_;

@@ -1,6 +1,7 @@
 // The floor of a step (solver/system/step_floor.hpp): the bytes the System counts as it runs
 // whole steps, against a count by hand of the same definition (registers each stage reads and
-// writes, metric terms, interface gathers) on periodic boxes.
+// writes, metric terms, interface gathers) on periodic boxes; and what the pipeline as laid
+// out moves on top of it (`between`), counted by hand from the arrays its passes hand over.
 #include <cmath>
 
 #include "kernels/backend.hpp"
@@ -16,8 +17,8 @@ namespace {
 
 // One step of `scheme` from a uniform flow; the floor counted over it.
 solver::StepFloor one_step(const meshes::Mesh& mesh, solver::SystemConfig cfg,
-                           const std::string& scheme) {
-  auto be = kernels::make_backend("cpu");
+                           const std::string& scheme, const kernels::BackendOptions& bo = {}) {
+  auto be = kernels::make_backend("cpu", bo);
   solver::IntegratorOptions io;
   io.scheme = scheme;
   io.dt = 1e-4;
@@ -55,6 +56,17 @@ TEST_CASE("the floor of an RK4 Navier-Stokes step on an affine hex box, counted 
   // write s and acc; the last reads and writes s and acc.
   const double passes = 3 + 5 + 5 + 4;
   const double geometry = stages * neles * (nd * nd + 1) * item;
+  // Between the passes, an element a stage: its 54 flux points' solution written and common
+  // fluxes read back, the result written twice and read once; the LDG jumps read back and the
+  // gradient written (3 dimensions) at the 27 flux points of the 3 faces every element of a
+  // periodic box is the left side of; 1/|J| read again. The first stage's flux-point solution
+  // is not prepared by a previous RHS: its chain reads u a second time.
+  // At beta = 0 both sides read gradients: all 54 rows.
+  const double nfpts = 54;
+  auto between = [&](double rows) {
+    const double element = nv * (2 * nfpts + 2 * nupts) + rows * nv * (1 + nd) + 1;
+    return (stages * element + nupts * nv) * neles * item;
+  };
   // A face point: both sides' u read twice (common solution, common flux) and their common
   // flux written; the LDG common solution written and the gradient read on one side at the
   // default beta = 1/2, on both at beta = 0; the normal and its magnitude.
@@ -67,6 +79,16 @@ TEST_CASE("the floor of an RK4 Navier-Stokes step on an affine hex box, counted 
     CHECK(f.registers == passes * reg);
     CHECK(f.geometry == geometry);
     CHECK(f.interfaces == stages * (81 * 9) * point * item);
+    CHECK(f.between == between(beta == 0.0 ? nfpts : 27));
+  }
+  SECTION("chains over whole panels write and read the solution-point panel once more") {
+    kernels::BackendOptions bo;
+    bo.chain_block = -1;  // no cache blocks
+    cfg.phys.ldg_beta = 0.5;
+    const auto f = one_step(mesh, cfg, "rk4", bo);
+    // The gradient and the flux at the solution points: 2 * 3 rows of 27 points.
+    CHECK(f.between == between(27) + stages * 2 * (2 * nd * nupts) * nv * neles * item);
+    CHECK(f.total() == one_step(mesh, cfg, "rk4").total());
   }
 }
 
@@ -91,6 +113,9 @@ TEST_CASE("the floor of an RK45 Euler step on a curved quad box, counted by hand
   CHECK(f.registers == passes * neles * nupts * nv * item);
   CHECK(f.geometry == stages * neles * nupts * (nd * nd + 1) * item);
   CHECK(f.interfaces == stages * (72 * 4) * (2 * (2 * nv) + nd + 1) * item);
+  // Euler: the flux-point solution written, the common fluxes read, the result written twice
+  // and read once; no gradients, and u is read once whether prepared or not.
+  CHECK(f.between == stages * neles * nv * (2 * 16 + 2 * nupts) * item);
 }
 
 TEST_CASE("register passes: each register read and written once, a fresh derivative from cache") {
