@@ -1,5 +1,6 @@
 """tools/pyfr-compare's loop clock: the seconds of frmini's steps after the first, read from the
-run report of a real run (mean x count, checked against the report's own figures), nothing from
+run report of a real run (mean x count, checked against the report's own figures), its floor and
+the step as laid out from the same report, nothing from
 text without a report, and PyFR's case file with the writer that saves the end state (whose
 statistics give PyFR's wall-time) exactly at the end time and synchronously."""
 import configparser
@@ -26,6 +27,12 @@ if t is None or m is None:
 mean, n = float(m.group(3)), int(m.group(4))
 if n != 4 or abs(t - 4 * mean) > 1e-12 * t or not (4 * float(m.group(2)) <= t):
     sys.exit(f'loop time {t} from mean {mean} over {n} steps')
+# The floor and the pipeline as laid out, from the same report: the latter moves more.
+fl = pc.report_floor(out)
+lo = re.search(r'as laid out\s+(\S+) s a step: (\S+) MB \((\S+) MB between', out)
+if fl is None or lo is None or fl[2] != float(lo.group(1)) or not fl[2] > fl[0] \
+        or not float(lo.group(3)) > 0:
+    sys.exit(f'floor {fl} and as laid out {lo and lo.groups()} from the report:\n{out}')
 if pc.frmini_loop_seconds('frmini: error: nope.toml: cannot open case file') is not None:
     sys.exit('a loop time read from text without a run report')
 
