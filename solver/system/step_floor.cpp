@@ -70,7 +70,8 @@ double System::between_passes(bool prepared) const {
       // Gradient rows: `most` for every element, the rest for the blocks that need them.
       const GradRows& gr = I.grad_rows[g];
       int64_t extra = 0;
-      for (const auto& [b, e] : gr.extra) extra += std::min<int64_t>(e, l.neles) - std::min<int64_t>(b, l.neles);
+      for (const auto& [b, e] : gr.extra)
+        extra += std::min<int64_t>(e, l.neles) - std::min<int64_t>(b, l.neles);
       const double rows = double(gr.most) * neles + double(gr.all - gr.most) * double(extra);
       // The jumps read back and the gradient rows written; 1/|J| read again (negdivconf).
       values += rows * nv * (1 + nd) + neles * (uniform_metrics(g) ? 1 : nupts);
