@@ -89,11 +89,12 @@ void System::count_floor(int uin, int fout, const std::vector<RegisterKernel>& t
   if (!I.floor_ready) {
     I.floor_rhs = rhs_floor(*this, I.item);
     I.floor_reg_bytes = double(ndofs() * nvars()) * double(I.item);
+    I.floor_between[0] = between_passes(false), I.floor_between[1] = between_passes(true);
     I.floor_ready = true;
   }
   if (uin >= 0) {
     I.floor += I.floor_rhs;
-    I.floor.between += between_passes(prepared);
+    I.floor.between += I.floor_between[prepared];
   }
   I.floor.registers += double(passes + register_passes(uin, fout, then)) * I.floor_reg_bytes;
 }

@@ -107,6 +107,7 @@ struct System::Impl {
   // The floor so far (System::floor_so_far), and one RHS's bytes beyond its registers.
   StepFloor floor, floor_rhs;
   double floor_reg_bytes = 0;  // one register's values of real elements, in bytes
+  double floor_between[2] = {0, 0};  // one RHS's `between` bytes, not prepared and prepared
   bool floor_ready = false;
 };
 
